@@ -1,0 +1,2 @@
+import Strings
+print("lookd-bench: ICU \(icuVersion)")

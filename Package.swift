@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// lookd: look and localization resolution for the pingfront in-app chat.
+// No outside Swift packages: the toolchain plus C libraries from Debian's apt.
+let package = Package(
+    name: "lookd",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "LookResolver", targets: ["LookResolver"]),
+        .library(name: "Strings", targets: ["Strings"]),
+        .executable(name: "lookd", targets: ["lookd"]),
+    ],
+    targets: [
+        // Pure Swift: look model, per-field precedence, colour science, palette. No ICU, no I/O.
+        .target(name: "LookResolver"),
+
+        // The only code that includes ICU headers (DESIGN.md Facts 1-2). Its public header has no ICU type.
+        .target(
+            name: "CICU",
+            cxxSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        ),
+
+        // Catalogs, negotiation, fallback, plurals and MessageFormat, direction, lint. ICU only through CICU.
+        .target(name: "Strings", dependencies: ["CICU"]),
+
+        // The daemon and CLI.
+        .executableTarget(name: "lookd", dependencies: ["LookResolver", "Strings"]),
+
+        // Benchmarks: an executable, never timed tests. `make bench`.
+        .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings"], path: "Benchmarks/lookd-bench"),
+
+        .testTarget(name: "LookResolverTests", dependencies: ["LookResolver"]),
+    ],
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
+)

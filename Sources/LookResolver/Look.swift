@@ -1,0 +1,2 @@
+/// Placeholder replaced by the look model.
+public enum LookPlaceholder {}

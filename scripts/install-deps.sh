@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what lookd needs from Debian's apt, only when something is missing. Idempotent.
+set -euo pipefail
+need_apt=()
+pkg-config --exists icu-uc icu-i18n 2>/dev/null || need_apt+=(libicu-dev)
+pkg-config --exists libmicrohttpd 2>/dev/null || need_apt+=(libmicrohttpd-dev)
+pkg-config --exists sqlite3 2>/dev/null || need_apt+=(libsqlite3-dev)
+command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+for extra in "$@"; do
+  dpkg -s "$extra" >/dev/null 2>&1 || need_apt+=("$extra")
+done
+if ((${#need_apt[@]})); then
+  echo "install-deps: apt-get install ${need_apt[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
+fi
+command -v swift >/dev/null 2>&1 || { echo "install-deps: swift is not on PATH (expected the Swift 6.3 toolchain at /opt/swift)" >&2; exit 1; }
