@@ -25,13 +25,22 @@ let package = Package(
         // Catalogs, negotiation, fallback, plurals and MessageFormat, direction, lint. ICU only through CICU.
         .target(name: "Strings", dependencies: ["CICU"]),
 
+        // The only code that includes <microhttpd.h>: fixed-argument wrappers for libmicrohttpd's variadic API.
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+
+        // The only code that includes <sqlite3.h>.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
         // The daemon and CLI.
-        .executableTarget(name: "lookd", dependencies: ["LookResolver", "Strings"]),
+        .executableTarget(name: "lookd", dependencies: ["LookResolver", "Strings", "CMicroHTTPD", "CSQLite"]),
 
         // Benchmarks: an executable, never timed tests. `make bench`.
         .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings"], path: "Benchmarks/lookd-bench"),
 
         .testTarget(name: "LookResolverTests", dependencies: ["LookResolver"]),
+
+        // Integration tests: start the real `lookd serve` on an ephemeral loopback port and talk HTTP to it.
+        .testTarget(name: "LookdTests"),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -19,6 +19,8 @@ enum CommandLineTool {
     /// Every subcommand, in the order `lookd help` lists them.
     static let commands: [any Command.Type] = [
         ResolveCommand.self,
+        ServeCommand.self,
+        KeygenCommand.self,
     ]
 
     static func run(_ argv: [String]) -> Int32 {

@@ -1,0 +1,105 @@
+import Foundation
+
+/// `lookd serve`: the HTTP daemon (docs/daemon.md). Runs until SIGTERM or SIGINT, then stops
+/// accepting, finishes in-flight requests (up to `--shutdown-grace` seconds), closes every
+/// connection and exits 0.
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "run the HTTP daemon (SDK fetch, dashboard publish, resolve)"
+    static let usage = """
+        lookd serve [--listen 127.0.0.1:8080] [--data ./.lookd] [--admin-token-file FILE] [options]
+          --listen HOST:PORT          numeric address to listen on; port 0 picks a free port (default 127.0.0.1:8080)
+          --data DIR                  the store's directory (default ./.lookd)
+          --admin-token-file FILE     the admin bearer token (else LOOKD_ADMIN_TOKEN; none: admin routes answer 403)
+          --access-log -|off|FILE     one JSON line per request (default -, standard output)
+          --max-body BYTES            largest request body (default 1048576)
+          --max-json-depth N          deepest JSON nesting (default 32)
+          --max-string-bytes BYTES    longest JSON string (default 8192)
+          --max-topics N              most topics in a published layer (default 32)
+          --max-header-bytes BYTES    largest header block (default 16384)
+          --max-uri-bytes BYTES       longest request target (default 4096)
+          --max-connections N         open connections in total (default 512)
+          --max-connections-per-ip N  open connections per client address (default 128)
+          --idle-timeout SECONDS      close idle connections after this (default 15)
+          --threads N                 worker threads (default: number of CPUs)
+          --cache-entries N           most cached look responses (default 50000)
+          --shutdown-grace SECONDS    how long in-flight requests may take after SIGTERM (default 5)
+        """
+
+    static let known: Set<String> = [
+        "listen", "data", "admin-token-file", "access-log", "max-body", "max-json-depth", "max-string-bytes", "max-topics",
+        "max-header-bytes", "max-uri-bytes", "max-connections", "max-connections-per-ip", "idle-timeout", "threads",
+        "cache-entries", "shutdown-grace",
+    ]
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.rejectUnknown(known)
+        guard arguments.positionals.isEmpty else { throw UsageError("serve takes no positional arguments") }
+        let (host, port) = try parseListen(arguments.value("listen") ?? "127.0.0.1:8080")
+        var limits = Limits()
+        func number(_ name: String, _ range: ClosedRange<Int>, _ keyPath: WritableKeyPath<Limits, Int>) throws {
+            guard let text = arguments.value(name) else { return }
+            guard let value = Int(text), range.contains(value) else { throw UsageError("--\(name) takes a number from \(range.lowerBound) to \(range.upperBound)") }
+            limits[keyPath: keyPath] = value
+        }
+        try number("max-body", 1024...(1 << 30), \.maxBodyBytes)
+        try number("max-json-depth", 2...1000, \.maxJSONDepth)
+        try number("max-string-bytes", 64...(1 << 24), \.maxStringBytes)
+        try number("max-topics", 6...10_000, \.maxTopics)
+        try number("max-header-bytes", 1024...(1 << 20), \.maxHeaderBytes)
+        try number("max-uri-bytes", 256...(1 << 20), \.maxURIBytes)
+        try number("max-connections", 1...100_000, \.maxConnections)
+        try number("max-connections-per-ip", 1...100_000, \.maxConnectionsPerIP)
+        try number("idle-timeout", 1...3600, \.idleTimeoutSeconds)
+        try number("threads", 1...256, \.threads)
+        try number("cache-entries", 0...10_000_000, \.cacheEntries)
+        let graceText = arguments.value("shutdown-grace") ?? "5"
+        guard let grace = Double(graceText), grace >= 0, grace <= 600 else { throw UsageError("--shutdown-grace takes seconds from 0 to 600") }
+
+        // Block the stop signals before libmicrohttpd starts its threads (they inherit the mask), so
+        // only this thread receives them, through sigwait below.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        signal(SIGPIPE, SIG_IGN)
+
+        let auth = try AdminAuth.load(file: arguments.value("admin-token-file"), environment: ProcessInfo.processInfo.environment)
+        let accessLog = try AccessLog(destination: arguments.value("access-log") ?? "-")
+        let dataDirectory = arguments.value("data") ?? "./.lookd"
+        let store: LookStore
+        do {
+            store = try LookStore(directory: dataDirectory)
+        } catch let error as StoreError {
+            throw UsageError("cannot open the store in \(dataDirectory): \(error)")
+        }
+        let metrics = Metrics()
+        let services = AppServices(store: store, metrics: metrics, limits: limits, auth: auth)
+        let router = Routes.router(services)
+        let server = Server(router: router, limits: limits, metrics: metrics, accessLog: accessLog)
+        let bound = try server.start(host: host, port: port)
+        let shown = host.contains(":") ? "[\(host)]" : host
+        Console.error("lookd: listening on http://\(shown):\(bound) (data \(dataDirectory); admin API \(auth.isConfigured ? "on" : "off: no token"))")
+
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+        Console.error("lookd: signal \(received): stopping (grace \(graceText) s)")
+        let unfinished = server.stop(grace: grace)
+        if unfinished > 0 { Console.error("lookd: \(unfinished) request(s) were still in flight and were closed") }
+        withExtendedLifetime(services) {}
+        Console.error("lookd: stopped")
+        return 0
+    }
+
+    /// Splits `HOST:PORT` (or `[IPv6]:PORT`). Throws a usage error when either part is missing or bad.
+    static func parseListen(_ text: String) throws -> (String, UInt16) {
+        guard let colon = text.lastIndex(of: ":") else { throw UsageError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080") }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, let port = UInt16(text[text.index(after: colon)...]) else {
+            throw UsageError("--listen takes HOST:PORT with a port from 0 to 65535, e.g. 127.0.0.1:8080")
+        }
+        return (host, port)
+    }
+}

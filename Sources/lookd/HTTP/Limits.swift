@@ -1,0 +1,29 @@
+/// Request limits. Each is a `lookd serve` flag; the defaults are sized for looks and strings, with
+/// plenty of headroom, while bounding what one client can make the daemon hold.
+struct Limits: Sendable {
+    /// Largest request body in bytes (`--max-body`, default 1 MiB). Over it: 413 `body_too_large`.
+    var maxBodyBytes = 1 << 20
+    /// Largest nesting depth of a JSON body (`--max-json-depth`, default 32). Over it: 400 `limit_exceeded`.
+    var maxJSONDepth = 32
+    /// Longest JSON string, in UTF-8 bytes after the quotes (`--max-string-bytes`, default 8192). Over it: 400 `limit_exceeded`.
+    var maxStringBytes = 8192
+    /// Most topics in a published dashboard layer (`--max-topics`, default 32; the look itself shows at
+    /// most 6 and reports the rest as a diagnostic). Over it: 400 `limit_exceeded`.
+    var maxTopics = 32
+    /// Largest request header block in bytes, names + values (`--max-header-bytes`, default 16 KiB). Over it: 431.
+    var maxHeaderBytes = 16 * 1024
+    /// Longest request target in bytes (`--max-uri-bytes`, default 4096). Over it: 414 `uri_too_long`.
+    var maxURIBytes = 4096
+    /// Most open connections in total (`--max-connections`, default 512). Over it, new connections are refused.
+    var maxConnections = 512
+    /// Most open connections from one IP address (`--max-connections-per-ip`, default 128).
+    var maxConnectionsPerIP = 128
+    /// Seconds a connection may stay idle before it is closed (`--idle-timeout`, default 15).
+    /// libmicrohttpd's timeout is idle-only: a client trickling bytes is bounded by the connection
+    /// limits and by the reverse proxy's header deadline (docs/daemon.md), not by this.
+    var idleTimeoutSeconds = 15
+    /// Worker threads polling connections (`--threads`, default: the number of CPUs).
+    var threads = 0
+    /// Most cached look responses kept in memory (`--cache-entries`, default 50,000).
+    var cacheEntries = 50_000
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Synchronization
+
+/// Counters and a latency histogram, rendered as Prometheus text (`GET /metrics`).
+/// Each request takes one short lock; gauges are atomics.
+final class Metrics: Sendable {
+    /// Latency histogram bucket upper bounds, in seconds.
+    static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+    private struct Key: Hashable { var method: String; var route: String; var status: Int }
+    private struct State {
+        var requests: [Key: UInt64] = [:]
+        var bucketCounts = [UInt64](repeating: 0, count: Metrics.buckets.count + 1)
+        var durationSum = 0.0
+        var durationCount: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    let cacheHits = Atomic<UInt64>(0)
+    let cacheMisses = Atomic<UInt64>(0)
+    let storeErrors = Atomic<UInt64>(0)
+    let openConnections = Atomic<Int>(0)
+    let inflightRequests = Atomic<Int>(0)
+    let publishes = Atomic<UInt64>(0)
+
+    func recordRequest(method: String, route: String, status: Int, durationSeconds: Double) {
+        let bucket = Self.buckets.firstIndex(where: { durationSeconds <= $0 }) ?? Self.buckets.count
+        state.withLock { state in
+            state.requests[Key(method: method, route: route, status: status), default: 0] += 1
+            state.bucketCounts[bucket] += 1
+            state.durationSum += durationSeconds
+            state.durationCount += 1
+        }
+    }
+
+    /// The Prometheus text exposition (format 0.0.4).
+    func render() -> String {
+        let snapshot = state.withLock { $0 }
+        var out = ""
+        out += "# HELP lookd_http_requests_total HTTP requests answered, by method, route pattern and status.\n"
+        out += "# TYPE lookd_http_requests_total counter\n"
+        for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
+            out += "lookd_http_requests_total{method=\"\(key.method)\",route=\"\(escapeLabel(key.route))\",status=\"\(key.status)\"} \(count)\n"
+        }
+        out += "# HELP lookd_http_request_duration_seconds Time from the request line to the response being sent.\n"
+        out += "# TYPE lookd_http_request_duration_seconds histogram\n"
+        var cumulative: UInt64 = 0
+        for (index, bound) in Self.buckets.enumerated() {
+            cumulative += snapshot.bucketCounts[index]
+            out += "lookd_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        cumulative += snapshot.bucketCounts[Self.buckets.count]
+        out += "lookd_http_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
+        out += "lookd_http_request_duration_seconds_sum \(snapshot.durationSum)\n"
+        out += "lookd_http_request_duration_seconds_count \(snapshot.durationCount)\n"
+        out += gauge("lookd_look_cache_hits_total", "counter", "App look fetches answered from the in-memory cache.", cacheHits.load(ordering: .relaxed))
+        out += gauge("lookd_look_cache_misses_total", "counter", "App look fetches that read the store.", cacheMisses.load(ordering: .relaxed))
+        out += gauge("lookd_store_errors_total", "counter", "Store operations that failed (answered 503).", storeErrors.load(ordering: .relaxed))
+        out += gauge("lookd_publishes_total", "counter", "Looks published or rolled back (committed).", publishes.load(ordering: .relaxed))
+        out += gauge("lookd_open_connections", "gauge", "Connections currently open.", openConnections.load(ordering: .relaxed))
+        out += gauge("lookd_inflight_requests", "gauge", "Requests being read or answered.", inflightRequests.load(ordering: .relaxed))
+        return out
+    }
+
+    private func gauge<T: BinaryInteger>(_ name: String, _ type: String, _ help: String, _ value: T) -> String {
+        "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)\n"
+    }
+
+    private func escapeLabel(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+}

@@ -1,0 +1,94 @@
+/// A request handler. Throw `HTTPError` for an answer with a stable error code; any other error
+/// becomes a 500 `internal` (store errors are mapped to 503 by the service before they get here).
+typealias Handler = @Sendable (Request) throws -> Response
+
+/// What the OpenAPI description says about a route. Built next to the route so the two cannot drift.
+struct RouteDoc: Sendable {
+    var summary: String
+    /// Status code → description. Every status the handler can answer must be listed.
+    var responses: [Int: String]
+    var admin = false
+    /// Query parameters: name → description.
+    var query: [String: String] = [:]
+    /// A short description of the request body, or nil for none.
+    var requestBody: String? = nil
+    /// The response media type for 2xx answers.
+    var contentType = "application/json"
+    /// The largest body this route accepts; nil uses `Limits.maxBodyBytes`.
+    var maxBodyBytes: (@Sendable (Limits) -> Int)? = nil
+
+    func bodyLimit(_ limits: Limits) -> Int { maxBodyBytes?(limits) ?? limits.maxBodyBytes }
+}
+
+/// One route: an HTTP method and a path pattern whose `{name}` segments capture one path segment.
+struct Route: Sendable {
+    var method: String
+    var pattern: String
+    var handler: Handler
+    var doc: RouteDoc
+
+    fileprivate var segments: [Segment]
+
+    init(_ method: String, _ pattern: String, doc: RouteDoc, handler: @escaping Handler) {
+        self.method = method
+        self.pattern = pattern
+        self.handler = handler
+        self.doc = doc
+        self.segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+        }
+    }
+}
+
+private enum Segment: Sendable {
+    case literal(String)
+    case parameter(String)
+}
+
+/// The result of matching a request against the routes.
+enum RouteMatch {
+    case found(Route, parameters: [String: String])
+    /// The path exists but not for this method: the allowed methods.
+    case wrongMethod([String], pattern: String)
+    case notFound
+}
+
+/// Method + path pattern → handler. Patterns are compared segment by segment; literals win over
+/// parameters only by registration order, so register specific routes first. `HEAD` matches `GET`.
+struct Router: Sendable {
+    private(set) var routes: [Route] = []
+
+    mutating func add(_ route: Route) { routes.append(route) }
+
+    func match(method: String, path: String) -> RouteMatch {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        var allowed: [String] = []
+        var allowedPattern = ""
+        for route in routes {
+            guard let parameters = Self.bind(route.segments, parts) else { continue }
+            if route.method == method || (method == "HEAD" && route.method == "GET") {
+                return .found(route, parameters: parameters)
+            }
+            allowed.append(route.method)
+            allowedPattern = route.pattern
+        }
+        if allowed.isEmpty { return .notFound }
+        if allowed.contains("GET") { allowed.append("HEAD") }
+        return .wrongMethod(allowed, pattern: allowedPattern)
+    }
+
+    private static func bind(_ segments: [Segment], _ parts: [String]) -> [String: String]? {
+        guard segments.count == parts.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            switch segment {
+            case .literal(let literal):
+                guard literal == part else { return nil }
+            case .parameter(let name):
+                guard !part.isEmpty else { return nil }
+                parameters[name] = part
+            }
+        }
+        return parameters
+    }
+}

@@ -1,0 +1,9 @@
+/// Every route, in matching order. A new resource is one file in Routes/ plus one line here.
+enum Routes {
+    static func router(_ services: AppServices) -> Router {
+        var router = Router()
+        HealthRoutes.register(into: &router, app: services)
+        OpenAPIRoute.register(into: &router)
+        return router
+    }
+}
