@@ -3,6 +3,8 @@ enum Routes {
     static func router(_ services: AppServices) -> Router {
         var router = Router()
         HealthRoutes.register(into: &router, app: services)
+        LookRoutes.register(into: &router, app: services)
+        AppRoutes.register(into: &router, app: services)
         OpenAPIRoute.register(into: &router)
         return router
     }

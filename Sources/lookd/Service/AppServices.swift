@@ -4,9 +4,11 @@ final class AppServices: Sendable {
     let metrics: Metrics
     let limits: Limits
     let auth: AdminAuth
+    let looks: LookService
 
     init(store: LookStore, metrics: Metrics, limits: Limits, auth: AdminAuth) {
         self.store = store
+        self.looks = LookService(store: store, metrics: metrics, limits: limits)
         self.metrics = metrics
         self.limits = limits
         self.auth = auth

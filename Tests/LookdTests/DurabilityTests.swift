@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Store durability: restart, kill -9")
+struct DurabilityTests {
+    @Test func restartKeepsPublishedLooks() throws {
+        let directory = try TemporaryDirectory()
+        let key = try newAppKey()
+        let path = "/v1/apps/\(key)/look"
+        let before: HTTPResult
+        do {
+            let daemon = try Daemon(data: directory.path + "/data")
+            #expect(try daemon.request("PUT", path, headers: [("If-None-Match", "*")], body: json(["appName": "Ledgerly"]), admin: true).status == 201)
+            #expect(try daemon.request("PUT", path, headers: [("If-Match", "\"v1\"")], body: json(["appName": "Ledgerly Plus"]), admin: true).status == 200)
+            before = try daemon.get(path)
+            #expect(daemon.stop() == 0)
+        }
+        let restarted = try Daemon(data: directory.path + "/data")
+        let after = try restarted.get(path)
+        #expect(after.status == 200)
+        #expect(after.body == before.body)
+        #expect(after.header("ETag") == before.header("ETag"))
+        #expect(try restarted.get(path + "/history", admin: true).json["currentVersion"] as? Int == 2)
+    }
+
+    @Test func killNineDuringABurstOfPublishesKeepsEveryAcknowledgedVersion() throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try Daemon(data: directory.path + "/data")
+        let keys = try (0..<4).map { _ in try newAppKey() }
+        let acknowledged = Mutex<[String: Int]>([:])
+        let port = daemon.port
+        // Publishers on their own threads (not concurrentPerform, which would run no more of them
+        // than there are CPUs); each stops at its first failed request, which the kill causes.
+        let group = DispatchGroup()
+        for (worker, key) in keys.enumerated() {
+            DispatchQueue.global().async(group: group) {
+                var version = 0
+                while version < 2_000 {
+                    let precondition = version == 0 ? ("If-None-Match", "*") : ("If-Match", "\"v\(version)\"")
+                    guard let answer = try? HTTPClient.send(port: port, method: "PUT", target: "/v1/apps/\(key)/look",
+                                                            headers: [precondition, ("Content-Type", "application/json"), ("Authorization", "Bearer \(adminToken)")],
+                                                            body: json(["appName": "app \(worker) v\(version + 1)"])),
+                          answer.status == 200 || answer.status == 201,
+                          let stored = answer.json["version"] as? Int else { return }
+                    version = stored
+                    acknowledged.withLock { $0[key] = stored }
+                }
+            }
+        }
+        // Kill -9 once a good number of publishes are acknowledged, while the others are in flight.
+        while acknowledged.withLock({ $0.values.reduce(0, +) }) < 40 { usleep(2_000) }
+        kill(daemon.process.processIdentifier, SIGKILL)
+        group.wait()
+        daemon.process.waitUntilExit()
+        #expect(daemon.process.terminationReason == .uncaughtSignal)
+        let restarted = try Daemon(data: directory.path + "/data")
+        let expected = acknowledged.withLock { $0 }
+        #expect(expected.values.reduce(0, +) >= 40)
+        for (key, version) in expected {
+            let history = try restarted.get("/v1/apps/\(key)/look/history?limit=1000", admin: true)
+            let current = try #require(history.json["currentVersion"] as? Int)
+            #expect(current >= version, "acknowledged v\(version), found v\(current)")
+            let versions = (history.json["versions"] as? [[String: Any]] ?? []).compactMap { $0["version"] as? Int }
+            #expect(Set(1...version).isSubset(of: Set(versions)))
+            for entry in history.json["versions"] as? [[String: Any]] ?? [] {
+                let layer = entry["layer"] as? [String: Any]
+                #expect(layer?["appName"] as? String == "app \(keys.firstIndex(of: key)!) v\(entry["version"] as? Int ?? -1)")
+            }
+            let fetched = try restarted.get("/v1/apps/\(key)/look")
+            #expect(fetched.json["version"] as? Int == current)
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `lookd` executable built next to the test bundle (`swift build --build-tests` builds it).
+func lookdBinary() throws -> String {
+    if let path = ProcessInfo.processInfo.environment["LOOKD_BINARY"] { return path }
+    var candidates: [String] = []
+    if let first = CommandLine.arguments.first {
+        var directory = URL(fileURLWithPath: first).deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(directory.appendingPathComponent("lookd").path)
+            directory = directory.deletingLastPathComponent()
+        }
+    }
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    candidates.append(packageRoot.appendingPathComponent(".build/debug/lookd").path)
+    for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
+        return candidate
+    }
+    throw HarnessError("lookd binary not found (looked in \(candidates)); run swift build --build-tests")
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A temporary directory removed when the value is released.
+final class TemporaryDirectory: @unchecked Sendable {
+    let path: String
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("lookd-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        path = base.path
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+let adminToken = "test-admin-token-7f3a9c2e41"
+
+/// A real `lookd serve` process on an ephemeral loopback port (127.0.0.1 only).
+final class Daemon: @unchecked Sendable {
+    let process = Process()
+    let port: UInt16
+    let stderrPath: String
+    let dataDirectory: String
+
+    /// Starts lookd with its data in `data` and, unless `token` is nil, an admin token file.
+    init(data: String, token: String? = adminToken, arguments extra: [String] = []) throws {
+        dataDirectory = data
+        let logs = data + "-logs"
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        stderrPath = logs + "/stderr-\(UUID().uuidString).log"
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logs + "/access.log", contents: nil)
+        var arguments = ["serve", "--listen", "127.0.0.1:0", "--data", data, "--access-log", logs + "/access.log", "--threads", "2"]
+        if let token {
+            let tokenFile = logs + "/token"
+            try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: tokenFile))
+            arguments += ["--admin-token-file", tokenFile]
+        }
+        process.executableURL = URL(fileURLWithPath: try lookdBinary())
+        process.arguments = arguments + extra
+        var environment = ProcessInfo.processInfo.environment
+        environment["LOOKD_ADMIN_TOKEN"] = nil
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        try process.run()
+        var found: UInt16?
+        for _ in 0..<500 {
+            let log = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+            if let range = log.range(of: "listening on http://127.0.0.1:") {
+                let digits = log[range.upperBound...].prefix(while: \.isNumber)
+                found = UInt16(digits)
+                break
+            }
+            if !process.isRunning { break }
+            usleep(20_000)
+        }
+        guard let found else {
+            if process.isRunning { process.terminate() }
+            throw HarnessError("lookd did not start: \((try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")")
+        }
+        port = found
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Sends `signal` and waits for the exit; returns the exit status.
+    @discardableResult
+    func stop(_ signal: Int32 = SIGTERM) -> Int32 {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    var log: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
+                 admin: Bool = false, json: Bool = true) throws -> HTTPResult {
+        var allHeaders = headers
+        if admin { allHeaders.append(("Authorization", "Bearer \(adminToken)")) }
+        if body != nil && json { allHeaders.append(("Content-Type", "application/json")) }
+        return try HTTPClient.send(port: port, method: method, target: target, headers: allHeaders, body: body)
+    }
+
+    func get(_ target: String, headers: [(String, String)] = [], admin: Bool = false) throws -> HTTPResult {
+        try request("GET", target, headers: headers, admin: admin)
+    }
+}
+
+/// A parsed HTTP/1.1 response.
+struct HTTPResult: Sendable {
+    var status: Int
+    var headers: [(String, String)]
+    var body: [UInt8]
+    /// The server closed the connection after this response.
+    var closed: Bool
+
+    func header(_ name: String) -> String? { headers.first(where: { $0.0.lowercased() == name.lowercased() })?.1 }
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]) ?? [:] }
+    /// `error.code` of an error body, or nil.
+    var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+}
+
+/// A tiny HTTP/1.1 client over a raw loopback socket: it sends exactly the bytes asked for (so the
+/// smuggling tests can send duplicate headers) and reads one response.
+enum HTTPClient {
+    static func send(port: UInt16, method: String, target: String, headers: [(String, String)], body: [UInt8]?) throws -> HTTPResult {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if let body { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        return try raw(port: port, Array(head.utf8) + (body ?? []), head: method == "HEAD")
+    }
+
+    /// Sends `bytes` as is and reads one response (or throws when the server closes without one).
+    static func raw(port: UInt16, _ bytes: [UInt8], head: Bool = false) throws -> HTTPResult {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket failed") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw HarnessError("connect to 127.0.0.1:\(port) failed") }
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { break }   // the server may refuse early and close; read what it said
+            offset += sent
+        }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var closed = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 { closed = true; break }
+            if count < 0 { break }
+            received += buffer[0..<count]
+            if let result = parse(received, head: head), result.complete { return result.response }
+        }
+        guard var result = parse(received, head: head) else {
+            throw HarnessError("no HTTP response (closed: \(closed), \(received.count) bytes)")
+        }
+        result.response.closed = closed
+        return result.response
+    }
+
+    private static func parse(_ bytes: [UInt8], head: Bool) -> (response: HTTPResult, complete: Bool)? {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = (0..<max(0, bytes.count - 3)).first(where: { Array(bytes[$0..<$0 + 4]) == separator }) else { return nil }
+        let headText = String(decoding: bytes[0..<end], as: UTF8.self)
+        var lines = headText.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { return nil }
+        let headers = lines.compactMap { line -> (String, String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        let body = Array(bytes[(end + 4)...])
+        let length = headers.first(where: { $0.0.lowercased() == "content-length" }).flatMap { Int($0.1) } ?? 0
+        let expected = (head || status == 304) ? 0 : length
+        let closes = headers.contains { $0.0.lowercased() == "connection" && $0.1.lowercased() == "close" }
+        return (HTTPResult(status: status, headers: headers, body: Array(body.prefix(expected)), closed: closes), body.count >= expected)
+    }
+}
+
+/// Runs `lookd` with `arguments` and returns (exit status, standard output, standard error).
+func runLookd(_ arguments: [String]) throws -> (Int32, String, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try lookdBinary())
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    let error = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+}
+
+/// A new valid app key from `lookd keygen`.
+func newAppKey(test: Bool = false) throws -> String {
+    let (status, output, _) = try runLookd(["keygen"] + (test ? ["--test"] : []))
+    guard status == 0 else { throw HarnessError("keygen failed") }
+    return output.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+func json(_ object: Any) -> [UInt8] {
+    Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
+}
