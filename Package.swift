@@ -32,6 +32,7 @@ let package = Package(
         .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings"], path: "Benchmarks/lookd-bench"),
 
         .testTarget(name: "LookResolverTests", dependencies: ["LookResolver"]),
+        .testTarget(name: "StringsTests", dependencies: ["Strings"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
