@@ -13,6 +13,7 @@ import Testing
         #expect(FallbackChain.cldrAncestors(of: "pt-AO") == ["pt-AO", "pt-PT", "pt"])
         #expect(FallbackChain.cldrAncestors(of: "en-GB") == ["en-GB", "en-001", "en"])
         #expect(FallbackChain.cldrAncestors(of: "sr-Latn") == ["sr-Latn"])
+        #expect(FallbackChain.cldrAncestors(of: "zh-Hans-HK") == ["zh-Hans-HK", "zh-Hans", "zh"])
         #expect(FallbackChain.cldrAncestors(of: "garbage;;q=x") == [])
     }
 
@@ -24,6 +25,8 @@ import Testing
         #expect(ids(FallbackChain.chain(forTag: "en-GB")) == ["en"])
         #expect(ids(FallbackChain.chain(forTag: "nn")) == ["nb", "en"])
         #expect(ids(FallbackChain.chain(forTag: "fr-BE")) == ["fr", "en"])
+        #expect(ids(FallbackChain.chain(forTag: "zh-Hans-HK")) == ["zh-Hans", "en"])
+        #expect(ids(FallbackChain.chain(forTag: "zh-Hans-MO")) == ["zh-Hans", "en"])
         #expect(ids(FallbackChain.chain(forTag: "")) == ["en"])
         #expect(ids(FallbackChain.chain(forTag: String(repeating: "?", count: 10_000))) == ["en"])
     }
@@ -49,6 +52,10 @@ import Testing
         for identifier in ["zh-Hant", "zh-HK", "zh-TW", "zh-MO", "zh-Hant-MO", "yue", "zh-Hant-CN"] {
             let chain = ids(FallbackChain.chain(forTag: identifier))
             #expect(!chain.contains("zh-Hans"), "\(identifier): \(chain)")
+        }
+        for identifier in ["zh", "zh-CN", "zh-SG", "zh-Hans-HK", "zh-Hans-MO", "zh-Hans-TW"] {
+            let chain = ids(FallbackChain.chain(forTag: identifier))
+            #expect(!chain.contains("zh-Hant") && !chain.contains("zh-HK"), "\(identifier): \(chain)")
         }
     }
 

@@ -5,8 +5,9 @@
 public enum FallbackChain {
     /// CLDR's ancestors of any BCP 47 tag, the tag itself first, root excluded, as tags:
     /// "es-MX" → ["es-MX", "es-419", "es"]; "zh-MO" → ["zh-Hant-MO", "zh-Hant-HK", "zh-Hant"];
-    /// "en-GB" → ["en-GB", "en-001", "en"]. The start is the tag's language, its script when that is not the
-    /// language's default (zh-MO is zh-Hant-MO), and its region; variants and extensions are dropped.
+    /// "en-GB" → ["en-GB", "en-001", "en"]. The start is the tag's language, its script when the tag names one
+    /// or when the likely script is not the language's default (zh-MO is zh-Hant-MO), and its region;
+    /// variants and extensions are dropped.
     /// Empty for a tag that is not well-formed.
     public static func cldrAncestors(of tag: String) -> [String] {
         let normalized = LanguageTag.normalizeSeparators(Substring(tag))
@@ -17,7 +18,11 @@ public enum FallbackChain {
         let full = LanguageTag.subtags(maximized)
         let defaultScript = LanguageTag.maximize(given.language).map { LanguageTag.subtags($0).script } ?? nil
         var current = given.language
-        if let script = full.script, script != defaultScript { current += "-" + script }
+        // Keep a script the tag names (zh-Hans-HK must not become zh-HK, which is Traditional) or one that
+        // differs from the language's default (zh-MO is zh-Hant-MO).
+        if let script = given.script ?? full.script, given.script != nil || script != defaultScript {
+            current += "-" + script
+        }
         if let region = given.region { current += "-" + region }
 
         var chain: [String] = []
@@ -40,12 +45,14 @@ public enum FallbackChain {
     /// Computed once per process for all 50.
     public static func chain(for locale: LocaleTag) -> [LocaleTag] { chains[locale.index] }
 
-    /// The catalog chain for any tag: its CLDR ancestors that are among the 50, then the chain of the
-    /// locale it negotiates to, ending in English. "es-MX" → [es-419, es, en]; "zh-Hant-MO" →
-    /// [zh-HK, zh-Hant, en]; "pt-AO" → [pt-PT, pt-BR, en]; "nn" → [nb, en]; junk → [en].
+    /// The catalog chain for any tag: the locale it negotiates to, then its CLDR ancestors that are among
+    /// the 50, then the rest of the negotiated locale's chain, ending in English. "es-MX" → [es-419, es, en];
+    /// "zh-Hant-MO" → [zh-HK, zh-Hant, en]; "pt-AO" → [pt-PT, pt-BR, en]; "nn" → [nb, en]; junk → [en].
     public static func chain(forTag tag: String, negotiator: LocaleNegotiator = .shared) -> [LocaleTag] {
-        var result = supportedAncestors(of: tag)
-        for locale in chain(for: negotiator.negotiate(tag: tag)) where !result.contains(locale) {
+        let negotiated = negotiator.negotiate(tag: tag)
+        var result = [negotiated]
+        for locale in supportedAncestors(of: tag) where !result.contains(locale) { result.append(locale) }
+        for locale in chain(for: negotiated) where !result.contains(locale) {
             result.append(locale)
         }
         return result

@@ -19,6 +19,9 @@ enum CommandLineTool {
     /// Every subcommand, in the order `lookd help` lists them.
     static let commands: [any Command.Type] = [
         ResolveCommand.self,
+        MatchCommand.self,
+        FormatCommand.self,
+        LocalesCommand.self,
     ]
 
     static func run(_ argv: [String]) -> Int32 {
