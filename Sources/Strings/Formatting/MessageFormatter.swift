@@ -17,8 +17,16 @@ public final class MessageFormatter: @unchecked Sendable {
     public let structure: MessageStructure
     /// Argument names in the shim's order.
     let names: [String]
-    /// Per name: every type it is used with, and whether a string for it is isolated.
-    private let uses: [(types: [ArgumentType], isolate: Bool)]
+    /// Per name: what its uses accept and whether a string for it is isolated.
+    private let uses: [Use]
+    /// Per name: every type it is used with (for error messages).
+    private let useTypes: [[ArgumentType]]
+
+    private struct Use {
+        /// Bit per accepted `Argument` kind (string, integer, double, date).
+        let accepted: UInt8
+        let isolate: Bool
+    }
     private let outputCapacity: Int
 
     /// Parses `pattern` for `locale` (a BCP 47 tag). Throws `FormatError.invalidPattern` with ICU's error.
@@ -40,14 +48,28 @@ public final class MessageFormatter: @unchecked Sendable {
             ICUText.string(capacity: 32) { lookd_message_argument_name(opened, index, $0, $1) } ?? ""
         }
         let types = structure.argumentTypes
-        uses = names.map { name in
-            let used = Array(types[name] ?? [.string])
-            return (used, used.allSatisfy { $0 == .string })
+        useTypes = names.map { Array(types[$0] ?? [.string]) }
+        uses = useTypes.map { used in
+            let samples: [Argument] = [.string(""), .integer(0), .double(0), .date(Date(timeIntervalSince1970: 0))]
+            var accepted: UInt8 = 0
+            for (bit, sample) in samples.enumerated() where used.allSatisfy({ $0.accepts(sample) }) {
+                accepted |= 1 << UInt8(bit)
+            }
+            return Use(accepted: accepted, isolate: used.allSatisfy { $0 == .string })
         }
-        outputCapacity = max(64, pattern.utf8.count * 2)
+        outputCapacity = max(256, pattern.utf8.count * 2)
     }
 
     deinit { lookd_message_close(handle) }
+
+    /// `arguments[name]`. For the usual handful of arguments a scan is cheaper than hashing: comparing short
+    /// (small) strings is a 16-byte comparison, while every hash lookup pays for a full SipHash.
+    @inline(__always)
+    private static func lookup(_ name: String, in arguments: [String: Argument]) -> Argument? {
+        if arguments.count > 4 { return arguments[name] }
+        for (candidate, value) in arguments where candidate == name { return value }
+        return nil
+    }
 
     /// The distinct argument names the pattern uses.
     public var argumentNames: [String] { names }
@@ -62,9 +84,10 @@ public final class MessageFormatter: @unchecked Sendable {
             var text: [UInt8] = []
             for index in 0..<count {
                 let name = names[index]
-                guard let value = arguments[name] else { throw FormatError.missingArgument(name: name, key: key) }
+                guard let value = Self.lookup(name, in: arguments) else { throw FormatError.missingArgument(name: name, key: key) }
                 let use = uses[index]
-                for type in use.types where !type.accepts(value) {
+                guard use.accepted & (1 << value.kindBit) != 0 else {
+                    let type = useTypes[index].first { !$0.accepts(value) } ?? .string
                     throw FormatError.wrongArgumentType(name: name, key: key, expected: type.expectation, got: value.kindName)
                 }
                 var slot = lookd_argument()

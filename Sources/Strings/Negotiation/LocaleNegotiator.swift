@@ -17,7 +17,8 @@ public final class LocaleNegotiator: Sendable {
     private let matcher: Matcher
     private let memo: NegotiationMemo
 
-    /// Builds a matcher over the 50 locales. Prefer `shared`.
+    /// Builds a matcher over the 50 locales, remembering up to 2 × `memoSize` recent answers (0: no memo).
+    /// Prefer `shared`.
     public init(memoSize: Int = 512) {
         matcher = Matcher()
         memo = NegotiationMemo(generationSize: memoSize)
