@@ -17,14 +17,17 @@ public final class MessageFormatter: @unchecked Sendable {
     public let structure: MessageStructure
     /// Argument names in the shim's order.
     let names: [String]
-    /// Per name: what its uses accept and whether a string for it is isolated.
-    private let uses: [Use]
     /// Per name: every type it is used with (for error messages).
     private let useTypes: [[ArgumentType]]
+    /// Per argument, in the shim's order: what `format` needs on every call. Kept in memory owned by this
+    /// object (freed in deinit) rather than arrays, so the hot path does no reference counting for it.
+    private let plan: UnsafeMutableBufferPointer<Slot>
 
-    private struct Use {
+    private struct Slot {
+        let name: String
         /// Bit per accepted `Argument` kind (string, integer, double, date).
         let accepted: UInt8
+        /// Whether a string for it is wrapped in isolates (only `{name}` uses).
         let isolate: Bool
     }
     private let outputCapacity: Int
@@ -49,18 +52,24 @@ public final class MessageFormatter: @unchecked Sendable {
         }
         let types = structure.argumentTypes
         useTypes = names.map { Array(types[$0] ?? [.string]) }
-        uses = useTypes.map { used in
+        let slots = zip(names, useTypes).map { name, used in
             let samples: [Argument] = [.string(""), .integer(0), .double(0), .date(Date(timeIntervalSince1970: 0))]
             var accepted: UInt8 = 0
             for (bit, sample) in samples.enumerated() where used.allSatisfy({ $0.accepts(sample) }) {
                 accepted |= 1 << UInt8(bit)
             }
-            return Use(accepted: accepted, isolate: used.allSatisfy { $0 == .string })
+            return Slot(name: name, accepted: accepted, isolate: used.allSatisfy { $0 == .string })
         }
+        plan = .allocate(capacity: max(slots.count, 1))
+        _ = plan.initialize(from: slots)
         outputCapacity = max(256, pattern.utf8.count * 2)
     }
 
-    deinit { lookd_message_close(handle) }
+    deinit {
+        lookd_message_close(handle)
+        _ = plan.prefix(names.count).deinitialize()
+        plan.deallocate()
+    }
 
     /// `arguments[name]`. For the usual handful of arguments a scan is cheaper than hashing: comparing short
     /// (small) strings is a 16-byte comparison, while every hash lookup pays for a full SipHash.
@@ -79,13 +88,14 @@ public final class MessageFormatter: @unchecked Sendable {
     /// FSI…PDI unless `options.isolateStrings` is false.
     /// - Throws: `FormatError.missingArgument`, `.wrongArgumentType`, or `.icuFailure`; never returns partial text.
     public func format(_ arguments: [String: Argument], options: FormatOptions = .default, key: String? = nil) throws -> String {
+        let plan = self.plan
         let count = names.count
         return try withUnsafeTemporaryAllocation(of: lookd_argument.self, capacity: max(count, 1)) { slots in
             var text: [UInt8] = []
             for index in 0..<count {
-                let name = names[index]
+                let use = plan[index]
+                let name = use.name
                 guard let value = Self.lookup(name, in: arguments) else { throw FormatError.missingArgument(name: name, key: key) }
-                let use = uses[index]
                 guard use.accepted & (1 << value.kindBit) != 0 else {
                     let type = useTypes[index].first { !$0.accepts(value) } ?? .string
                     throw FormatError.wrongArgumentType(name: name, key: key, expected: type.expectation, got: value.kindName)
