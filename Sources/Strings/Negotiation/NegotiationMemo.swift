@@ -6,7 +6,7 @@ import Synchronization
 /// A `generationSize` of 0 turns the memo off.
 final class NegotiationMemo: Sendable {
     struct Key: Hashable, Sendable {
-        enum Kind: UInt8, Sendable { case tag, tagList, acceptLanguage, explicitAndAccept }
+        enum Kind: UInt8, Sendable { case tag, tagList, acceptLanguage }
         let kind: Kind
         let text: String
     }
