@@ -91,7 +91,7 @@ public final class MessageFormatter: @unchecked Sendable {
         let plan = self.plan
         let count = names.count
         return try withUnsafeTemporaryAllocation(of: lookd_argument.self, capacity: max(count, 1)) { slots in
-            var text: [UInt8] = []
+            var text: [UInt8]? = nil // only built when a string argument is present (no array traffic otherwise)
             for index in 0..<count {
                 let use = plan[index]
                 let name = use.name
@@ -105,9 +105,12 @@ public final class MessageFormatter: @unchecked Sendable {
                 case .string(let string):
                     let shown = options.isolateStrings && use.isolate ? BidiIsolation.isolate(string) : string
                     slot.kind = Int32(LOOKD_ARG_STRING)
-                    slot.offset = Int32(text.count)
+                    var bytes = text ?? []
+                    text = nil
+                    slot.offset = Int32(bytes.count)
                     slot.length = Int32(shown.utf8.count)
-                    text.append(contentsOf: shown.utf8)
+                    bytes.append(contentsOf: shown.utf8)
+                    text = bytes
                 case .integer(let integer):
                     slot.kind = Int32(LOOKD_ARG_INT64)
                     slot.integer = integer
@@ -121,13 +124,22 @@ public final class MessageFormatter: @unchecked Sendable {
                 (slots.baseAddress! + index).initialize(to: slot)
             }
             var failure: Int32 = 0
-            let result = text.withUnsafeBufferPointer { bytes -> String? in
-                let base = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
-                return ICUText.string(capacity: outputCapacity + text.count) { buffer, capacity in
+            let handle = self.handle
+            let capacity = outputCapacity + (text?.count ?? 0)
+            let run = { (base: UnsafePointer<CChar>?) -> String? in
+                ICUText.string(capacity: capacity) { buffer, capacity in
                     let written = lookd_message_format(handle, slots.baseAddress, Int32(count), base, buffer, capacity)
                     if written < 0 { failure = -written }
                     return written
                 }
+            }
+            let result: String?
+            if let text {
+                result = text.withUnsafeBufferPointer { bytes in
+                    run(bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) })
+                }
+            } else {
+                result = run(nil)
             }
             guard let result else { throw FormatError.icuFailure(key: key, error: ICUText.errorName(failure)) }
             return result
