@@ -52,7 +52,7 @@ public final class Localizer: Sendable {
     public func fallbackChain(for locale: LocaleTag) -> [LocaleTag] { FallbackChain.chain(for: locale) }
 
     /// The merged catalog of a locale: every source key with the pattern its chain supplies.
-    public func catalog(for locale: LocaleTag) -> MergedCatalog { MergedCatalog(locale: locale, catalogs: catalogs) }
+    public func catalogs(for locale: LocaleTag) -> MergedCatalog { MergedCatalog(locale: locale, catalogs: catalogs) }
 
     // MARK: Formatting
 
