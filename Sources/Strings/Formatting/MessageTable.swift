@@ -21,16 +21,14 @@ final class MessageTable: @unchecked Sendable {
         }
     }
 
-    private let keyIndex: [String: Int]
+    private let keyIndex: KeyIndex
     private let keyCount: Int
     private let slots: UnsafeMutablePointer<Atomic<Int>>
 
     init(keys: some Collection<String>) {
-        var index: [String: Int] = [:]
-        for key in keys where index[key] == nil { index[key] = index.count }
-        keyIndex = index
-        keyCount = index.count
-        let count = max(index.count * LocaleTag.all.count, 1)
+        keyIndex = KeyIndex(keys)
+        keyCount = keyIndex.count
+        let count = max(keyCount * LocaleTag.all.count, 1)
         slots = .allocate(capacity: count)
         for slot in 0..<count { (slots + slot).initialize(to: Atomic<Int>(0)) }
     }
@@ -48,7 +46,7 @@ final class MessageTable: @unchecked Sendable {
     /// The slot of (locale, key), or nil when the key is not a source key.
     @inline(__always)
     func slot(key: String, locale: LocaleTag) -> Int? {
-        guard let index = keyIndex[key] else { return nil }
+        guard let index = keyIndex.index(of: key) else { return nil }
         return locale.index * keyCount + index
     }
 
@@ -67,5 +65,53 @@ final class MessageTable: @unchecked Sendable {
         if exchanged { return entry }
         retained.release()
         return Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: original)!).takeUnretainedValue()
+    }
+}
+
+/// An immutable string → index map for the catalog's keys: open addressing with FNV-1a over the UTF-8 bytes.
+/// Built once; a lookup hashes a 10–30 byte key in a few nanoseconds, where `Dictionary`'s per-process-seeded
+/// SipHash costs several times that on every format call.
+struct KeyIndex: Sendable {
+    private let keys: [String?]
+    private let indices: [Int]
+    private let mask: Int
+    let count: Int
+
+    init(_ source: some Collection<String>) {
+        let unique = Array(Set(source)).sorted()
+        var size = 16
+        while size < unique.count * 4 { size *= 2 }
+        var keys = [String?](repeating: nil, count: size)
+        var indices = [Int](repeating: -1, count: size)
+        for (index, key) in unique.enumerated() {
+            var slot = Self.hash(key) & (size - 1)
+            while keys[slot] != nil { slot = (slot + 1) & (size - 1) }
+            keys[slot] = key
+            indices[slot] = index
+        }
+        self.keys = keys
+        self.indices = indices
+        mask = size - 1
+        count = unique.count
+    }
+
+    /// The key's index (0 ..< count), or nil when it is not one of the keys.
+    @inline(__always)
+    func index(of key: String) -> Int? {
+        var slot = Self.hash(key) & mask
+        while let candidate = keys[slot] {
+            if candidate == key { return indices[slot] }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    @inline(__always)
+    static func hash(_ key: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
     }
 }
