@@ -19,6 +19,10 @@ enum CommandLineTool {
     /// Every subcommand, in the order `lookd help` lists them.
     static let commands: [any Command.Type] = [
         ResolveCommand.self,
+        MatchCommand.self,
+        FormatCommand.self,
+        LocalesCommand.self,
+        PreviewCommand.self,
         ServeCommand.self,
         KeygenCommand.self,
     ]

@@ -1,6 +1,42 @@
+import Foundation
+import LookResolver
+
+/// `lookd resolve [FILE|-]`: layers in, resolved look out.
 enum ResolveCommand: Command {
     static let name = "resolve"
     static let summary = "resolve a look from its layers (JSON) and print it"
-    static let usage = "lookd resolve [FILE|-]"
-    static func run(_ arguments: Arguments) throws -> Int32 { throw UsageError("not built yet") }
+    static let usage = """
+        Usage: lookd resolve [FILE|-] [--pretty]
+               lookd resolve --default
+
+        Reads {"dashboard": {...}, "code": {...}, "inferred": {...}} (any layer may be absent) from FILE, or
+        standard input for '-' or no FILE, and prints the resolved look as JSON: every field with its value and
+        source layer, the light and dark palettes, every contrast adjustment, and a diagnostic for every value
+        that was ignored. --default resolves no layers at all (the SDK's defaults). --pretty indents the output.
+        Exit 0, or 2 when the input cannot be read or is not JSON of that shape.
+        """
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.rejectUnknown(["default", "pretty"])
+        let layers: LookLayers
+        if arguments.flag("default") {
+            guard arguments.positionals.isEmpty else { throw UsageError("--default takes no FILE") }
+            layers = LookLayers()
+        } else {
+            guard arguments.positionals.count <= 1 else { throw UsageError("one FILE at most (or '-' for standard input)") }
+            let path = arguments.positionals.first ?? "-"
+            let data = try Console.read(path: path)
+            do {
+                layers = try LookLayers(json: data)
+            } catch let error as LookInputError {
+                throw UsageError("\(path == "-" ? "standard input" : path): \(error.message)")
+            }
+        }
+        var output = Resolver().resolve(layers).jsonData()
+        if arguments.flag("pretty"), let object = try? JSONSerialization.jsonObject(with: output) {
+            output = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? output
+        }
+        Console.write(output + Data("\n".utf8))
+        return 0
+    }
 }

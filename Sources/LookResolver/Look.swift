@@ -1,2 +1,0 @@
-/// Placeholder replaced by the look model.
-public enum LookPlaceholder {}

@@ -1,0 +1,344 @@
+/// Reads one field's JSON value into its typed value, or says why it cannot. Pure functions.
+///
+/// A reading with a nil value means the field falls through to the next layer; a reading can carry problems
+/// and still a value (a topic list that dropped an unknown preset but kept the rest).
+struct FieldReading<Value> {
+    var value: Value?
+    var problems: [Problem] = []
+
+    struct Problem {
+        var field: String
+        var code: Diagnostic.Code
+        var message: String
+    }
+
+    static func failed(_ field: String, _ code: Diagnostic.Code, _ message: String) -> FieldReading {
+        FieldReading(value: nil, problems: [Problem(field: field, code: code, message: message)])
+    }
+}
+
+enum FieldReader {
+    static func accent(_ json: JSONValue) -> FieldReading<AccentColor> {
+        switch json {
+        case .string(let text):
+            guard let color = RGBColor(hex: text) else { return .failed("accent", .invalidColor, colorMessage(text)) }
+            return FieldReading(value: AccentColor(color))
+        case .object(let members):
+            var problems: [FieldReading<AccentColor>.Problem] = []
+            func read(_ key: String) -> RGBColor? {
+                guard let json = members[key] else { return nil }
+                guard case .string(let text) = json else {
+                    problems.append(.init(field: "accent.\(key)", code: .invalidType, message: "expected a colour string like \"#3550E6\", got a \(json.typeName)"))
+                    return nil
+                }
+                guard let color = RGBColor(hex: text) else {
+                    problems.append(.init(field: "accent.\(key)", code: .invalidColor, message: colorMessage(text)))
+                    return nil
+                }
+                return color
+            }
+            let dark = read("dark")
+            let light = read("light")
+            let known = (members["light"] == nil ? 0 : 1) + (members["dark"] == nil ? 0 : 1)
+            if members.count > known {
+                for key in members.keys.sorted() where key != "light" && key != "dark" {
+                    problems.append(.init(field: "accent.\(key)", code: .unknownField, message: "accent takes 'light' and 'dark'; '\(clip(key))' is ignored"))
+                }
+            }
+            if problems.contains(where: { $0.code.severity == .error }) { return FieldReading(value: nil, problems: problems) }
+            guard let either = light ?? dark else {
+                problems.append(.init(field: "accent", code: .missingValue, message: "accent as an object needs 'light', 'dark' or both"))
+                return FieldReading(value: nil, problems: problems)
+            }
+            return FieldReading(value: AccentColor(light: either, dark: dark ?? either), problems: problems)
+        default:
+            return .failed("accent", .invalidType, "expected a colour string or {\"light\": …, \"dark\": …}, got a \(json.typeName)")
+        }
+    }
+
+    static func choice<Choice: RawRepresentable & CaseIterable>(_ json: JSONValue, field: LookField, as _: Choice.Type) -> FieldReading<Choice> where Choice.RawValue == String {
+        guard case .string(let text) = json else {
+            return .failed(field.rawValue, .invalidType, "expected a string, got a \(json.typeName)")
+        }
+        guard let value = Choice(rawValue: text) else {
+            let known = Choice.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            return .failed(field.rawValue, .unknownValue, "unknown value '\(clip(text))' (this version knows \(known)); ignored")
+        }
+        return FieldReading(value: value)
+    }
+
+    static func bool(_ json: JSONValue, field: LookField) -> FieldReading<Bool> {
+        guard case .bool(let value) = json else {
+            return .failed(field.rawValue, .invalidType, "expected true or false, got a \(json.typeName)")
+        }
+        return FieldReading(value: value)
+    }
+
+    static func appName(_ json: JSONValue) -> FieldReading<String> {
+        guard case .string(let text) = json else {
+            return .failed("appName", .invalidType, "expected a string, got a \(json.typeName)")
+        }
+        return teamText(text, limit: LookLimits.appName).reading(field: "appName")
+    }
+
+    static func appIconUrl(_ json: JSONValue) -> FieldReading<String> {
+        guard case .string(let url) = json else {
+            return .failed("appIconUrl", .invalidType, "expected an https URL string, got a \(json.typeName)")
+        }
+        guard url.unicodeScalars.count <= LookLimits.url else {
+            return .failed("appIconUrl", .tooLong, "longer than \(LookLimits.url) characters")
+        }
+        let lower = url.lowercased()
+        let host = lower.hasPrefix("https://") ? lower.dropFirst(8).prefix { $0 != "/" && $0 != "?" && $0 != "#" } : ""
+        let clean = url.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && $0 != "\"" && $0 != "<" && $0 != ">" && $0 != "\\" }
+        guard !host.isEmpty, clean, !host.contains("@") else {
+            return .failed("appIconUrl", .invalidURL, "expected an absolute https URL with a host and no spaces, got '\(clip(url))'")
+        }
+        return FieldReading(value: url)
+    }
+
+    static func localizedText(_ json: JSONValue, field: @autoclosure () -> String, limit: Int) -> FieldReading<LocalizedText> {
+        switch json {
+        case .string(let value):
+            return teamText(value, limit: limit).reading(field: field()).map { .text($0) }
+        case .object(let members):
+            guard !members.isEmpty else {
+                return .failed(field(), .emptyValue, "expected at least one language, e.g. {\"en\": \"…\"}")
+            }
+            guard members.count <= LookLimits.localizedEntries else {
+                return .failed(field(), .tooLong, "more than \(LookLimits.localizedEntries) languages")
+            }
+            var texts = [String: String](minimumCapacity: members.count)
+            var problems: [FieldReading<LocalizedText>.Problem] = []
+            for (tag, json) in members {
+                guard isLanguageTag(tag) else {
+                    problems.append(.init(field: "\(field()).\(tag)", code: .invalidLocale, message: "'\(clip(tag))' is not a language tag like en, pt-BR or zh-Hant"))
+                    continue
+                }
+                guard case .string(let value) = json else {
+                    problems.append(.init(field: "\(field()).\(tag)", code: .invalidType, message: "expected a string, got a \(json.typeName)"))
+                    continue
+                }
+                switch teamText(value, limit: limit) {
+                case .success(let text): texts[tag] = text
+                case .failure(let problem): problems.append(.init(field: "\(field()).\(tag)", code: problem.code, message: problem.message))
+                }
+            }
+            guard problems.isEmpty else {
+                return FieldReading(value: nil, problems: problems.sorted { $0.field < $1.field })
+            }
+            return FieldReading(value: .localized(texts))
+        default:
+            return .failed(field(), .invalidType, "expected a string or an object of language tag → string, got a \(json.typeName)")
+        }
+    }
+
+    static func topics(_ json: JSONValue) -> FieldReading<[Topic]> {
+        guard case .array(let items) = json else {
+            return .failed("topics", .invalidType, "expected an array of topics, got a \(json.typeName)")
+        }
+        // Unknown presets are dropped before counting, so a few more than six may still resolve; far more cannot.
+        guard items.count <= Topic.maximumCount * 4 else {
+            return .failed("topics", .tooManyTopics, "\(items.count) topics; at most \(Topic.maximumCount) show")
+        }
+        var problems: [FieldReading<[Topic]>.Problem] = []
+        var topics: [Topic] = []
+        for (index, item) in items.enumerated() {
+            let reading = topic(item, index: index)
+            problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) }
+            guard let topic = reading.value else { continue }
+            if topics.contains(where: { $0.id == topic.id }) {
+                problems.append(.init(field: "topics[\(index)].id", code: .duplicateTopicID, message: "the id '\(topic.id)' is used by an earlier topic; ids must be unique"))
+                continue
+            }
+            topics.append(topic)
+        }
+        if topics.count > Topic.maximumCount {
+            problems.append(.init(field: "topics", code: .tooManyTopics, message: "\(topics.count) topics; at most \(Topic.maximumCount) show"))
+        }
+        if problems.contains(where: { $0.code.severity == .error }) { return FieldReading(value: nil, problems: problems) }
+        return FieldReading(value: topics, problems: problems)
+    }
+
+    static func topic(_ json: JSONValue, index: Int) -> FieldReading<Topic> {
+        var path: String { "topics[\(index)]" }
+        if case .string(let name) = json {
+            guard let preset = Topic.presets[name] else {
+                let known = Topic.presets.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
+                return .failed(path, .unknownValue, "unknown preset '\(clip(name))' (this version knows \(known)); ignored")
+            }
+            return FieldReading(value: preset)
+        }
+        guard case .object(let members) = json else {
+            return .failed(path, .invalidType, "expected a preset name or {id, label, symbol, prefill}, got a \(json.typeName)")
+        }
+        var problems: [FieldReading<Topic>.Problem] = []
+        let known = ["id", "label", "symbol", "prefill"].reduce(0) { $0 + (members[$1] == nil ? 0 : 1) }
+        for key in members.count > known ? members.keys.sorted() : [] where key != "id" && key != "label" && key != "symbol" && key != "prefill" {
+            problems.append(.init(field: "\(path).\(key)", code: .unknownField, message: "a topic has id, label, symbol and prefill; '\(clip(key))' is ignored"))
+        }
+        var id: String?
+        switch members["id"] {
+        case nil, .null?:
+            problems.append(.init(field: "\(path).id", code: .missingValue, message: "a topic needs an id"))
+        case .string(let value)?:
+            if isTopicID(value) { id = value } else {
+                problems.append(.init(field: "\(path).id", code: .invalidTopicID, message: "'\(clip(value))' must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"))
+            }
+        case let other?:
+            problems.append(.init(field: "\(path).id", code: .invalidType, message: "expected a string, got a \(other.typeName)"))
+        }
+        var label: LocalizedText?
+        if let json = members["label"], json != .null {
+            let reading = localizedText(json, field: "\(path).label", limit: LookLimits.topicLabel)
+            problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) }
+            label = reading.value
+        } else {
+            problems.append(.init(field: "\(path).label", code: .missingValue, message: "a topic needs a label"))
+        }
+        var symbol = "bubble.left"
+        switch members["symbol"] {
+        case nil, .null?:
+            break
+        case .string(let value)?:
+            if isSymbolName(value) { symbol = value } else {
+                problems.append(.init(field: "\(path).symbol", code: .invalidValue, message: "'\(clip(value))' is not an SF Symbol name like 'creditcard' or 'bubble.left'"))
+            }
+        case let other?:
+            problems.append(.init(field: "\(path).symbol", code: .invalidType, message: "expected a string, got a \(other.typeName)"))
+        }
+        var prefill: LocalizedText?
+        if let json = members["prefill"], json != .null {
+            let reading = localizedText(json, field: "\(path).prefill", limit: LookLimits.topicPrefill)
+            problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) }
+            prefill = reading.value
+        }
+        guard !problems.contains(where: { $0.code.severity == .error }), let id, let label else {
+            return FieldReading(value: nil, problems: problems)
+        }
+        return FieldReading(value: Topic(id: id, label: label, symbol: symbol, prefill: prefill), problems: problems)
+    }
+
+    // MARK: - Grammar
+
+    /// Why a text was refused, before it is known which field it belongs to.
+    struct TextProblem: Error {
+        var code: Diagnostic.Code
+        var message: String
+    }
+
+    /// Team text: trimmed of surrounding white space; not empty; no control characters; at most `limit` scalars.
+    static func teamText(_ value: String, limit: Int) -> Result<String, TextProblem> {
+        let trimmed = value.trimmingWhitespace()
+        guard !trimmed.isEmpty else { return .failure(TextProblem(code: .emptyValue, message: "must not be empty")) }
+        var count = 0
+        for scalar in trimmed.unicodeScalars {
+            guard !isControl(scalar) else {
+                return .failure(TextProblem(code: .invalidValue, message: "contains a control character"))
+            }
+            count += 1
+        }
+        guard count <= limit else {
+            return .failure(TextProblem(code: .tooLong, message: "\(count) characters; at most \(limit)"))
+        }
+        return .success(trimmed)
+    }
+
+    /// Unicode general category Cc: U+0000–U+001F and U+007F–U+009F (no property lookup needed).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+    }
+
+    /// `^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`
+    static func isTopicID(_ value: String) -> Bool {
+        let bytes = Array(value.utf8)
+        guard (1...64).contains(bytes.count), isAlphanumeric(bytes[0]) else { return false }
+        return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+    }
+
+    /// An SF Symbol name: lowercase letters and digits in dot-separated parts, at most 64 characters.
+    static func isSymbolName(_ value: String) -> Bool {
+        guard (1...LookLimits.symbol).contains(value.utf8.count) else { return false }
+        return value.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+            !part.isEmpty && part.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        }
+    }
+
+    /// language[-Script][-REGION]: `en`, `pt-BR`, `zh-Hant`, `zh-Hant-HK`, `es-419`.
+    static func isLanguageTag(_ tag: String) -> Bool {
+        // Each subtag as (length, all letters, all digits); at most three.
+        var subtags: [(length: Int, letters: Bool, digits: Bool)] = []
+        subtags.reserveCapacity(3)
+        var current = (length: 0, letters: true, digits: true)
+        for byte in tag.utf8 {
+            if byte == UInt8(ascii: "-") {
+                guard current.length > 0, subtags.count < 2 else { return false }
+                subtags.append(current)
+                current = (0, true, true)
+            } else {
+                current.length += 1
+                current.letters = current.letters && isLetter(byte)
+                current.digits = current.digits && isDigit(byte)
+            }
+        }
+        subtags.append(current)
+        guard (2...3).contains(subtags[0].length), subtags[0].letters else { return false }
+        var next = 1
+        if next < subtags.count, subtags[next].length == 4, subtags[next].letters { next += 1 }
+        if next < subtags.count {
+            let region = subtags[next]
+            guard (region.length == 2 && region.letters) || (region.length == 3 && region.digits) else { return false }
+            next += 1
+        }
+        return next == subtags.count
+    }
+
+    static func colorMessage(_ text: String) -> String {
+        "'\(clip(text))' is not a colour: use #RRGGBB, #RGB or #RRGGBBFF (opaque)"
+    }
+
+    /// Quotes at most 40 characters of team input back in a message.
+    static func clip(_ text: String) -> String {
+        text.unicodeScalars.count <= 40 ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(40))) + "…"
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool { isLetter(byte) || isDigit(byte) }
+}
+
+extension Result where Failure == FieldReader.TextProblem {
+    func reading(field: @autoclosure () -> String) -> FieldReading<Success> {
+        switch self {
+        case .success(let value): FieldReading(value: value)
+        case .failure(let problem): .failed(field(), problem.code, problem.message)
+        }
+    }
+}
+
+extension FieldReading {
+    func map<Other>(_ transform: (Value) -> Other) -> FieldReading<Other> {
+        FieldReading<Other>(value: value.map(transform), problems: problems.map { .init(field: $0.field, code: $0.code, message: $0.message) })
+    }
+}
+
+extension String {
+    /// Without leading and trailing white space and newlines (Unicode White_Space).
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !Self.isWhitespace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !Self.isWhitespace($0) })!
+        if first == scalars.startIndex, last == scalars.index(before: scalars.endIndex) { return self }
+        return String(scalars[first...last])
+    }
+
+    /// Unicode White_Space, with ASCII answered without a property lookup.
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 { return scalar == " " || (scalar.value >= 0x09 && scalar.value <= 0x0D) }
+        return scalar.properties.isWhitespace
+    }
+}

@@ -1,0 +1,73 @@
+/// One layer read field by field: the values that are valid, and a diagnostic for everything ignored.
+struct LayerReading {
+    var accent: AccentColor?
+    var corners: Corners?
+    var font: FontStyle?
+    var headerStyle: HeaderStyle?
+    var replyExpectation: LocalizedText?
+    var topics: [Topic]?
+    var appName: String?
+    var appIconUrl: String?
+    var hasBundleIcon: Bool?
+    var branding: Bool?
+    var diagnostics: [Diagnostic] = []
+
+    /// Reads `json` as `layer`. A missing layer reads as empty; a layer that is not an object is ignored whole
+    /// (`invalid_layer`). JSON `null` for a field means "not set". Diagnostics are ordered by field name (and,
+    /// within a field, as found), so their order never depends on the order of the JSON members.
+    init(_ json: JSONValue?, as layer: LookLayer) {
+        guard let json else { return }
+        guard case .object(let members) = json else {
+            diagnostics.append(Diagnostic(layer: layer, field: "", code: .invalidLayer, message: "a layer must be a JSON object of look fields, got a \(json.typeName)"))
+            return
+        }
+        defer { sortDiagnostics() }
+        for (name, value) in members {
+            guard let field = LookField(rawValue: name) else {
+                diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))
+                continue
+            }
+            guard value != .null else { continue }
+            guard field.isAllowed(in: layer) else {
+                let allowed = field.allowedLayers.map(\.rawValue).joined(separator: " or ")
+                diagnostics.append(Diagnostic(layer: layer, field: name, code: .fieldNotAllowed, message: "\(name) can only come from the \(allowed) layer; ignored"))
+                continue
+            }
+            switch field {
+            case .accent: accent = take(FieldReader.accent(value), layer)
+            case .corners: corners = take(FieldReader.choice(value, field: field, as: Corners.self), layer)
+            case .font: font = take(FieldReader.choice(value, field: field, as: FontStyle.self), layer)
+            case .headerStyle: headerStyle = take(FieldReader.choice(value, field: field, as: HeaderStyle.self), layer)
+            case .replyExpectation:
+                replyExpectation = take(FieldReader.localizedText(value, field: name, limit: LookLimits.replyExpectation), layer)
+            case .topics: topics = take(FieldReader.topics(value), layer)
+            case .appName: appName = take(FieldReader.appName(value), layer)
+            case .appIconUrl: appIconUrl = take(FieldReader.appIconUrl(value), layer)
+            case .hasBundleIcon: hasBundleIcon = take(FieldReader.bool(value, field: field), layer)
+            case .branding: branding = take(FieldReader.bool(value, field: field), layer)
+            }
+        }
+    }
+
+    /// Stable order: by the top-level field the diagnostic is about, then as found within that field.
+    private mutating func sortDiagnostics() {
+        guard diagnostics.count > 1 else { return }
+        func topField(_ path: String) -> Substring { path.prefix { $0 != "." && $0 != "[" } }
+        diagnostics = diagnostics.enumerated()
+            .sorted { (topField($0.element.field), $0.offset) < (topField($1.element.field), $1.offset) }
+            .map(\.element)
+    }
+
+    private mutating func take<Value>(_ reading: FieldReading<Value>, _ layer: LookLayer) -> Value? {
+        for problem in reading.problems {
+            diagnostics.append(Diagnostic(layer: layer, field: problem.field, code: problem.code, message: problem.message))
+        }
+        return reading.value
+    }
+}
+
+/// Validates one layer on its own: the diagnostics a resolution would report for it. A dashboard publish is
+/// refused when any has severity `.error`; warnings (unknown fields and values) are accepted.
+public func validateLayer(_ value: JSONValue, as layer: LookLayer) -> [Diagnostic] {
+    LayerReading(value, as: layer).diagnostics
+}

@@ -1,0 +1,68 @@
+/// Resolves a look: each field on its own, dashboard > code > inferred > default, and the palette from the
+/// resolved accent. The same layers always give an equal look (and byte-identical JSON).
+public struct Resolver: Sendable {
+    /// Where palettes are memoized, if anywhere. Without one every resolve computes its palette.
+    public let paletteCache: PaletteCache?
+
+    /// - Parameter paletteCache: a memo to share between resolves (a service keeps one per process); nil
+    ///   computes every palette afresh, which is what a single resolve in an app needs.
+    public init(paletteCache: PaletteCache? = nil) {
+        self.paletteCache = paletteCache
+    }
+
+    public func resolve(_ layers: LookLayers) -> ResolvedLook {
+        let readings = LookLayer.inputs.map { (layer: $0, reading: LayerReading(layers[$0], as: $0)) }
+
+        func pick<Value>(_ value: (LayerReading) -> Value?, default fallback: Value) -> ResolvedField<Value> {
+            for (layer, reading) in readings {
+                if let found = value(reading) { return ResolvedField(value: found, source: layer) }
+            }
+            return ResolvedField(value: fallback, source: .default)
+        }
+
+        let accent = pick(\.accent, default: LookDefaults.accent)
+        let appName: ResolvedField<String?> = pick(\.appName, default: nil)
+        let appIcon: ResolvedField<AppIcon>
+        if let inferred = readings.first(where: { $0.layer == .inferred }), inferred.reading.hasBundleIcon == true {
+            appIcon = ResolvedField(value: .bundle, source: .inferred)
+        } else if let url = readings.first(where: { $0.layer == .dashboard })?.reading.appIconUrl {
+            appIcon = ResolvedField(value: .url(url), source: .dashboard)
+        } else if let name = appName.value, let letter = AppIcon.monogram(of: name) {
+            appIcon = ResolvedField(value: .monogram(letter), source: appName.source)
+        } else {
+            appIcon = ResolvedField(value: .glyph, source: .default)
+        }
+
+        return ResolvedLook(
+            accent: accent,
+            corners: pick(\.corners, default: LookDefaults.corners),
+            font: pick(\.font, default: LookDefaults.font),
+            headerStyle: pick(\.headerStyle, default: LookDefaults.headerStyle),
+            replyExpectation: pick(\.replyExpectation, default: LookDefaults.replyExpectation),
+            topics: pick(\.topics, default: LookDefaults.topics),
+            appName: appName,
+            appIcon: appIcon,
+            branding: pick(\.branding, default: LookDefaults.branding),
+            palette: paletteCache?.palette(for: accent.value) ?? Palette(accent: accent.value),
+            diagnostics: readings.flatMap(\.reading.diagnostics)
+        )
+    }
+}
+
+/// The SDK's defaults: the value of every field no layer sets.
+public enum LookDefaults {
+    /// iOS systemBlue, `#007AFF` light / `#0A84FF` dark.
+    public static let accent = AccentColor.systemBlue
+    /// `round`: 18 pt corners.
+    public static let corners = Corners.round
+    /// The system font.
+    public static let font = FontStyle.system
+    /// The team header.
+    public static let headerStyle = HeaderStyle.team
+    /// "Usually replies within a day", localized from the catalogs' `header.replyExpectation.day`.
+    public static let replyExpectation = LocalizedText.catalog(key: "header.replyExpectation.day", english: "Usually replies within a day")
+    /// No topic buttons.
+    public static let topics: [Topic] = []
+    /// The Free plan's lockup shows unless the dashboard (which knows the plan) turns it off.
+    public static let branding = true
+}

@@ -1,0 +1,19 @@
+/// What the chat shows as the app's icon, in the seed's order: the bundle's own icon, then the dashboard's
+/// `appIconUrl`, then the first letter of the app's name, then a generic chat glyph.
+public enum AppIcon: Hashable, Sendable {
+    /// The app bundle's own icon (CFBundleIcons).
+    case bundle
+    /// The icon of the app's store listing, from the dashboard (an https URL).
+    case url(String)
+    /// The first grapheme of the app's name, uppercased where that stays one grapheme ("Élan" → "É", an emoji stays).
+    case monogram(String)
+    /// No icon and no name: a generic chat glyph.
+    case glyph
+
+    /// The first grapheme of `name`, uppercased when uppercasing keeps it a single grapheme.
+    public static func monogram(of name: String) -> String? {
+        guard let first = name.first else { return nil }
+        let upper = String(first).uppercased()
+        return upper.count == 1 ? upper : String(first)
+    }
+}

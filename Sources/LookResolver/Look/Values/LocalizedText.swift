@@ -1,0 +1,32 @@
+/// A team-supplied or built-in text that may differ per language.
+public enum LocalizedText: Hashable, Sendable {
+    /// One text for every language.
+    case text(String)
+    /// Texts by BCP 47 tag (`"de"`, `"pt-BR"`); languages not listed use `en`, else the first tag in sorted order.
+    case localized([String: String])
+    /// A built-in text: the catalog's message for `key` in the person's language; `english` is the source text.
+    case catalog(key: String, english: String)
+
+    /// The text for the first tag of `tags` (most preferred first) that has one, matching tags case-insensitively
+    /// and then by language alone; else English; else the first entry by sorted tag. For ``catalog(key:english:)``
+    /// returns the English text: localizing it is the catalogs' job.
+    public func text(preferring tags: [String]) -> String {
+        switch self {
+        case .text(let text):
+            return text
+        case .catalog(_, let english):
+            return english
+        case .localized(let texts):
+            let lowered = Dictionary(texts.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+            for tag in tags {
+                if let text = lowered[tag.lowercased()] { return text }
+            }
+            for tag in tags {
+                let language = tag.lowercased().split(separator: "-").first.map(String.init) ?? ""
+                if let text = lowered[language] { return text }
+            }
+            if let english = lowered["en"] { return english }
+            return texts.keys.sorted().first.flatMap { texts[$0] } ?? ""
+        }
+    }
+}

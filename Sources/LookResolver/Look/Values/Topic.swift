@@ -1,0 +1,49 @@
+/// A topic button on the chat's welcome screen (at most 6).
+public struct Topic: Hashable, Sendable {
+    /// Matches `^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`; unique within the look. Chat links name topics by id.
+    public var id: String
+    /// The button's text.
+    public var label: LocalizedText
+    /// An SF Symbol name, e.g. `creditcard`.
+    public var symbol: String
+    /// Text put in the composer when the topic is chosen (never replacing what the person typed), if any.
+    public var prefill: LocalizedText?
+    /// The preset this topic came from (`billing`, `bug`, `idea`), if any.
+    public var preset: String?
+
+    public init(id: String, label: LocalizedText, symbol: String, prefill: LocalizedText? = nil, preset: String? = nil) {
+        self.id = id
+        self.label = label
+        self.symbol = symbol
+        self.prefill = prefill
+        self.preset = preset
+    }
+
+    /// The presets, by name: billing, bug, idea. Their texts are the catalogs' `topic.<name>` and `topic.<name>.prefill`.
+    public static let presets: [String: Topic] = [
+        "billing": Topic(
+            id: "billing",
+            label: .catalog(key: "topic.billing", english: "Billing"),
+            symbol: "creditcard",
+            prefill: .catalog(key: "topic.billing.prefill", english: "I have a question about a payment or my subscription."),
+            preset: "billing"
+        ),
+        "bug": Topic(
+            id: "bug",
+            label: .catalog(key: "topic.bug", english: "Report a bug"),
+            symbol: "ladybug",
+            prefill: .catalog(key: "topic.bug.prefill", english: "Something isn't working: "),
+            preset: "bug"
+        ),
+        "idea": Topic(
+            id: "idea",
+            label: .catalog(key: "topic.idea", english: "Share an idea"),
+            symbol: "lightbulb",
+            prefill: .catalog(key: "topic.idea.prefill", english: "I have an idea: "),
+            preset: "idea"
+        ),
+    ]
+
+    /// At most this many topics show.
+    public static let maximumCount = 6
+}
