@@ -10,6 +10,7 @@ enum ServeCommand: Command {
         lookd serve [--listen 127.0.0.1:8080] [--data ./.lookd] [--admin-token-file FILE] [options]
           --listen HOST:PORT          numeric address to listen on; port 0 picks a free port (default 127.0.0.1:8080)
           --data DIR                  the store's directory (default ./.lookd)
+          --catalogs DIR              the locale catalogs (else $LOOKD_CATALOGS, else ./Resources/Localizations)
           --admin-token-file FILE     the admin bearer token (else LOOKD_ADMIN_TOKEN; none: admin routes answer 403)
           --access-log -|off|FILE     one JSON line per request (default -, standard output)
           --max-body BYTES            largest request body (default 1048576)
@@ -22,14 +23,14 @@ enum ServeCommand: Command {
           --max-connections-per-ip N  open connections per client address (default 128)
           --idle-timeout SECONDS      close idle connections after this (default 15)
           --threads N                 worker threads (default: number of CPUs)
-          --cache-entries N           most cached look responses (default 50000)
+          --cache-entries N           most cached look responses, one per app and locale (default 20000)
           --shutdown-grace SECONDS    how long in-flight requests may take after SIGTERM (default 5)
         """
 
     static let known: Set<String> = [
         "listen", "data", "admin-token-file", "access-log", "max-body", "max-json-depth", "max-string-bytes", "max-topics",
         "max-header-bytes", "max-uri-bytes", "max-connections", "max-connections-per-ip", "idle-timeout", "threads",
-        "cache-entries", "shutdown-grace",
+        "cache-entries", "shutdown-grace", "catalogs",
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -74,8 +75,9 @@ enum ServeCommand: Command {
         } catch let error as StoreError {
             throw UsageError("cannot open the store in \(dataDirectory): \(error)")
         }
+        let localizer = try CatalogLocator.localizer(arguments)
         let metrics = Metrics()
-        let services = AppServices(store: store, metrics: metrics, limits: limits, auth: auth)
+        let services = AppServices(store: store, metrics: metrics, limits: limits, auth: auth, localizer: localizer)
         let router = Routes.router(services)
         let server = Server(router: router, limits: limits, metrics: metrics, accessLog: accessLog)
         let bound = try server.start(host: host, port: port)

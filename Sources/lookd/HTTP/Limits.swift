@@ -24,6 +24,7 @@ struct Limits: Sendable {
     var idleTimeoutSeconds = 15
     /// Worker threads polling connections (`--threads`, default: the number of CPUs).
     var threads = 0
-    /// Most cached look responses kept in memory (`--cache-entries`, default 50,000).
-    var cacheEntries = 50_000
+    /// Most cached look responses (one per app and locale) kept in memory (`--cache-entries`, default 20,000;
+    /// about 1–3 KB each).
+    var cacheEntries = 20_000
 }

@@ -8,16 +8,16 @@ enum AppRoutes {
 
     static func register(into router: inout Router, app: AppServices) {
         router.add(Route("GET", "/v1/apps/{appKey}/look", doc: RouteDoc(
-            summary: "What the SDK fetches: the app's published dashboard layer, its version, and the resolved look over the defaults. Strong ETag; If-None-Match gives 304.",
+            summary: "What the SDK fetches: the app's published dashboard layer, its version, the resolved look over the defaults, and its texts in the negotiated locale (?lang= beats Accept-Language). Strong ETag; If-None-Match gives 304.",
             responses: [200: "the published look", 304: "not modified (If-None-Match matched)",
                         400: "malformed app key (key_invalid) or language tag (lang_invalid)",
                         404: "no look published for this app (app_unknown)", 503: "store unavailable (store_unavailable)"],
-            query: ["lang": "BCP 47 language tag, e.g. de or pt-BR"])) { request in
+            query: ["lang": "BCP 47 language tag, e.g. de or pt-BR; beats Accept-Language"])) { request in
             let key = try appKey(request)
-            if let lang = request.query["lang"] { try validateLanguageTag(lang) }
-            let cached = try app.guardStore { try app.looks.fetch(appKey: key) }
+            let (locale, _) = try app.strings.negotiate(request)
+            let cached = try app.guardStore { try app.looks.fetch(appKey: key, locale: locale) }
             let headers: [(name: String, value: String)] = [
-                ("ETag", cached.etag),
+                ("ETag", cached.etag), ("Content-Language", locale.identifier), ("Vary", "Accept-Language"),
                 // A CDN may serve it for 30 s and revalidate in the background for 60 s more; a
                 // publish is therefore visible everywhere within 90 s.
                 ("Cache-Control", "public, max-age=30, stale-while-revalidate=60"),

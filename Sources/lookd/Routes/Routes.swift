@@ -3,6 +3,7 @@ enum Routes {
     static func router(_ services: AppServices) -> Router {
         var router = Router()
         HealthRoutes.register(into: &router, app: services)
+        StringsRoutes.register(into: &router, app: services)
         LookRoutes.register(into: &router, app: services)
         AppRoutes.register(into: &router, app: services)
         OpenAPIRoute.register(into: &router)

@@ -1,3 +1,5 @@
+import Strings
+
 /// The services the route handlers share: built once by `lookd serve`, immutable afterwards.
 final class AppServices: Sendable {
     let store: LookStore
@@ -5,10 +7,12 @@ final class AppServices: Sendable {
     let limits: Limits
     let auth: AdminAuth
     let looks: LookService
+    let strings: StringsService
 
-    init(store: LookStore, metrics: Metrics, limits: Limits, auth: AdminAuth) {
+    init(store: LookStore, metrics: Metrics, limits: Limits, auth: AdminAuth, localizer: Localizer) {
         self.store = store
-        self.looks = LookService(store: store, metrics: metrics, limits: limits)
+        self.strings = StringsService(localizer: localizer)
+        self.looks = LookService(store: store, metrics: metrics, limits: limits, localizer: localizer)
         self.metrics = metrics
         self.limits = limits
         self.auth = auth

@@ -1,11 +1,12 @@
 import Foundation
 import LookResolver
+import Strings
 import Synchronization
 
 /// The app-look service: publishes dashboard layers to the store and answers the SDK's fetch from a
 /// warm in-memory cache of the exact response bytes and their ETag.
 ///
-/// Cache: app key → the response for the app's current version. Filled on a miss from the store,
+/// Cache: (app key, locale) → the response for the app's current version. Filled on a miss from the store,
 /// dropped for an app when it publishes. A fill that read an older version than one published since
 /// (a fetch racing a publish) is not kept: each app's last published version is remembered as a
 /// floor. At most `Limits.cacheEntries` responses are kept; beyond that an arbitrary one is evicted.
@@ -18,8 +19,13 @@ final class LookService: Sendable {
         var etag: String
     }
 
+    private struct CacheKey: Hashable {
+        var appKey: String
+        var locale: LocaleTag
+    }
+
     private struct Cache {
-        var entries: [String: CachedLook] = [:]
+        var entries: [CacheKey: CachedLook] = [:]
         var floors: [String: Int] = [:]
     }
 
@@ -28,30 +34,33 @@ final class LookService: Sendable {
     private let metrics: Metrics
     private let limits: Limits
     private let cache = Mutex(Cache())
+    private let localizer: Localizer
 
-    init(store: LookStore, metrics: Metrics, limits: Limits) {
+    init(store: LookStore, metrics: Metrics, limits: Limits, localizer: Localizer) {
         self.store = store
+        self.localizer = localizer
         self.metrics = metrics
         self.limits = limits
     }
 
-    /// The SDK fetch response for `appKey` (already validated). Throws 404 `app_unknown` when the app
-    /// was never published, StoreError when the store fails.
-    func fetch(appKey: String) throws -> CachedLook {
-        if let hit = cache.withLock({ $0.entries[appKey] }) {
+    /// The SDK fetch response for `appKey` (already validated) in `locale`. Throws 404 `app_unknown`
+    /// when the app was never published, StoreError when the store fails.
+    func fetch(appKey: String, locale: LocaleTag) throws -> CachedLook {
+        let cacheKey = CacheKey(appKey: appKey, locale: locale)
+        if let hit = cache.withLock({ $0.entries[cacheKey] }) {
             metrics.cacheHits.add(1, ordering: .relaxed)
             return hit
         }
         metrics.cacheMisses.add(1, ordering: .relaxed)
         guard let stored = try store.current(appKey: appKey) else { throw HTTPError.appUnknown(appKey) }
-        let built = try build(appKey: appKey, stored)
+        let built = try build(appKey: appKey, locale: locale, stored)
         let capacity = limits.cacheEntries
         cache.withLock { cache in
             guard built.version >= cache.floors[appKey, default: 0], capacity > 0 else { return }
-            if cache.entries[appKey] == nil && cache.entries.count >= capacity {
+            if cache.entries[cacheKey] == nil && cache.entries.count >= capacity {
                 cache.entries.remove(at: cache.entries.startIndex)
             }
-            cache.entries[appKey] = built
+            cache.entries[cacheKey] = built
         }
         return built
     }
@@ -63,7 +72,7 @@ final class LookService: Sendable {
         let stored = try store.publish(appKey: appKey, layer: text, expected: expected, rolledBackFrom: rolledBackFrom)
         metrics.publishes.add(1, ordering: .relaxed)
         cache.withLock { cache in
-            cache.entries[appKey] = nil
+            for locale in LocaleTag.all { cache.entries[CacheKey(appKey: appKey, locale: locale)] = nil }
             cache.floors[appKey] = max(cache.floors[appKey, default: 0], stored.version)
         }
         return stored
@@ -85,18 +94,35 @@ final class LookService: Sendable {
         Array(resolver.resolve(layers).jsonData())
     }
 
-    /// `{"appKey","dashboard","look","publishedAt","version"}` — keys sorted, the look's own bytes
-    /// embedded as the resolver encoded them (so equal looks give equal bytes).
-    private func build(appKey: String, _ stored: StoredVersion) throws -> CachedLook {
+    /// `{"appKey","dashboard","direction","locale","look","publishedAt","texts","version"}` — keys
+    /// sorted, the look's own bytes embedded as the resolver encoded them (so equal looks give equal
+    /// bytes). `texts` holds the look's texts in `locale`: the reply expectation and each topic's label
+    /// and prefill — the team's own translation when it has one for the locale's fallback chain, the
+    /// catalog's message for built-in texts.
+    private func build(appKey: String, locale: LocaleTag, _ stored: StoredVersion) throws -> CachedLook {
         let layer = try JSONDecoder().decode(JSONValue.self, from: Data(stored.layer.utf8))
-        let look = resolver.resolve(LookLayers(dashboard: layer)).jsonData()
+        let resolved = resolver.resolve(LookLayers(dashboard: layer))
+        let look = resolved.jsonData()
+        let chain = localizer.fallbackChain(for: locale).map(\.identifier)
+        func localized(_ text: LocalizedText) -> String {
+            if case .catalog(let key, let english) = text {
+                return (try? localizer.format(key: key, locale: locale).text) ?? english
+            }
+            return text.text(preferring: chain)
+        }
+        var texts = "{\"replyExpectation\":" + jsonString(localized(resolved.replyExpectation.value)) + ",\"topics\":["
+        texts += resolved.topics.value.map { topic in
+            "{\"id\":\(jsonString(topic.id)),\"label\":\(jsonString(localized(topic.label))),\"prefill\":"
+                + (topic.prefill.map { jsonString(localized($0)) } ?? "null") + "}"
+        }.joined(separator: ",")
+        texts += "]}"
         var body: [UInt8] = []
-        body.reserveCapacity(stored.layer.utf8.count + look.count + 160)
+        body.reserveCapacity(stored.layer.utf8.count + look.count + texts.utf8.count + 200)
         body += Array("{\"appKey\":\(jsonString(appKey)),\"dashboard\":".utf8)
         body += Array(stored.layer.utf8)
-        body += Array(",\"look\":".utf8)
+        body += Array(",\"direction\":\"\(Localizer.direction(of: locale).rawValue)\",\"locale\":\(jsonString(locale.identifier)),\"look\":".utf8)
         body += Array(look)
-        body += Array(",\"publishedAt\":\(jsonString(stored.publishedAt)),\"version\":\(stored.version)}".utf8)
+        body += Array(",\"publishedAt\":\(jsonString(stored.publishedAt)),\"texts\":\(texts),\"version\":\(stored.version)}".utf8)
         return CachedLook(version: stored.version, body: body, etag: "\"v\(stored.version)-\(fnv1a64Hex(body))\"")
     }
 }
