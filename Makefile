@@ -14,9 +14,11 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product lookd
 
-# Builds in release mode and runs lookd's main job.
+# Builds in release mode and runs lookd's main job: the daemon on $(HOST):$(PORT) with its data in $(DATA).
+# Admin routes (publish, history, rollback) need a token: ADMIN_TOKEN_FILE=path, or LOOKD_ADMIN_TOKEN in the environment.
+ADMIN_TOKEN_FILE ?=
 run: build
-	$(RELEASE_BIN) resolve --default
+	$(RELEASE_BIN) serve --listen $(HOST):$(PORT) --data $(DATA) $(if $(ADMIN_TOKEN_FILE),--admin-token-file $(ADMIN_TOKEN_FILE),)
 
 # The whole test suite (Swift Testing).
 test: deps
@@ -24,7 +26,10 @@ test: deps
 	$(SWIFT) test --skip-build
 
 # Benchmarks print rates and ratios against an anchor measured in the same run. No timing assertions anywhere.
+# The http suite drives wrk against lookd and nginx: both are installed here, for the bench only.
 bench: deps
+	@scripts/install-deps.sh wrk nginx
+	$(SWIFT) build -c release --product lookd
 	$(SWIFT) build -c release --product lookd-bench
 	.build/release/lookd-bench
 

@@ -1,5 +1,6 @@
 #include "lookd_mhd.h"
 #include <string.h>
+#include <strings.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -75,16 +76,19 @@ struct MHD_OptionItem lookd_mhd_option_uri_log(lookd_mhd_uri_callback callback, 
 
 enum MHD_Result lookd_mhd_respond(struct MHD_Connection *connection,
                                   unsigned int status,
-                                  const char *const *header_names,
-                                  const char *const *header_values,
+                                  const char *headers,
                                   size_t header_count,
                                   const void *body,
                                   size_t body_length) {
   struct MHD_Response *response =
       MHD_create_response_from_buffer(body_length, (void *)body, MHD_RESPMEM_MUST_COPY);
   if (response == NULL) return MHD_NO;
+  const char *cursor = headers;
   for (size_t i = 0; i < header_count; i++) {
-    if (MHD_add_response_header(response, header_names[i], header_values[i]) != MHD_YES) {
+    const char *name = cursor;
+    const char *value = name + strlen(name) + 1;
+    cursor = value + strlen(value) + 1;
+    if (MHD_add_response_header(response, name, value) != MHD_YES) {
       MHD_destroy_response(response);
       return MHD_NO;
     }
@@ -92,4 +96,48 @@ enum MHD_Result lookd_mhd_respond(struct MHD_Connection *connection,
   enum MHD_Result result = MHD_queue_response(connection, status, response);
   MHD_destroy_response(response);
   return result;
+}
+
+static long long parse_length(const char *value) {
+  if (value == NULL || *value == '\0') return -2;
+  long long number = 0;
+  for (const char *p = value; *p; p++) {
+    if (*p < '0' || *p > '9') return -2;
+    if (number > 1000000000000LL) return -2;
+    number = number * 10 + (*p - '0');
+  }
+  return number;
+}
+
+static enum MHD_Result scan_header(void *context, enum MHD_ValueKind kind, const char *key, const char *value) {
+  (void)kind;
+  struct lookd_mhd_head *head = context;
+  size_t value_length = value ? strlen(value) : 0;
+  head->header_bytes += strlen(key) + value_length + 4;
+  if (strcasecmp(key, "Content-Length") == 0) {
+    long long length = parse_length(value);
+    if (head->content_length_count == 0) {
+      head->content_length = length;
+    } else if (length != head->content_length || length == -2) {
+      head->content_lengths_differ = 1;
+    }
+    head->content_length_count += 1;
+  } else if (strcasecmp(key, "Transfer-Encoding") == 0) {
+    head->has_transfer_encoding = 1;
+  }
+  return MHD_YES;
+}
+
+static enum MHD_Result scan_argument(void *context, enum MHD_ValueKind kind, const char *key, const char *value) {
+  (void)kind;
+  struct lookd_mhd_head *head = context;
+  head->query_bytes += strlen(key) + (value ? strlen(value) : 0) + 2;
+  return MHD_YES;
+}
+
+void lookd_mhd_scan_head(struct MHD_Connection *connection, struct lookd_mhd_head *head) {
+  memset(head, 0, sizeof(*head));
+  head->content_length = -1;
+  MHD_get_connection_values(connection, MHD_HEADER_KIND, scan_header, head);
+  MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, scan_argument, head);
 }

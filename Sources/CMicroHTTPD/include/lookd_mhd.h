@@ -45,13 +45,31 @@ struct MHD_OptionItem lookd_mhd_option_connection(MHD_NotifyConnectionCallback c
 typedef void *(*lookd_mhd_uri_callback)(void *context, const char *uri, struct MHD_Connection *connection);
 struct MHD_OptionItem lookd_mhd_option_uri_log(lookd_mhd_uri_callback callback, void *context);
 
-/// The response's status queued as a plain buffer copy. Returns MHD_YES or MHD_NO.
+/// Queues a response: `status`, headers packed in `headers` as `header_count` pairs of NUL-terminated
+/// name and value ("Name\0Value\0Name\0Value\0…"), and a copy of `body`. Returns MHD_YES or MHD_NO.
 enum MHD_Result lookd_mhd_respond(struct MHD_Connection *connection,
                                   unsigned int status,
-                                  const char *const *header_names,
-                                  const char *const *header_values,
+                                  const char *headers,
                                   size_t header_count,
                                   const void *body,
                                   size_t body_length);
+
+/// What the request head says about framing and size, gathered in one pass without allocating.
+struct lookd_mhd_head {
+  /// Bytes of every header name and value (plus 4 per header for ": " and CRLF).
+  size_t header_bytes;
+  /// Bytes of every query argument name and value (plus 2 each for "=" and "&").
+  size_t query_bytes;
+  /// How many Content-Length headers there are, and whether their values differ.
+  int content_length_count;
+  int content_lengths_differ;
+  /// The (first) Content-Length value, or -1 when absent, -2 when not a plain decimal number.
+  long long content_length;
+  /// Whether a Transfer-Encoding header is present.
+  int has_transfer_encoding;
+};
+
+/// Fills `head` from the connection's request headers and query arguments.
+void lookd_mhd_scan_head(struct MHD_Connection *connection, struct lookd_mhd_head *head);
 
 #endif

@@ -23,14 +23,14 @@ enum ServeCommand: Command {
           --max-connections-per-ip N  open connections per client address (default 128)
           --idle-timeout SECONDS      close idle connections after this (default 15)
           --threads N                 worker threads (default: number of CPUs)
-          --cache-entries N           most cached look responses, one per app and locale (default 20000)
+          --cache-bytes BYTES         memory for cached look responses, one per app and locale (default 16777216)
           --shutdown-grace SECONDS    how long in-flight requests may take after SIGTERM (default 5)
         """
 
     static let known: Set<String> = [
         "listen", "data", "admin-token-file", "access-log", "max-body", "max-json-depth", "max-string-bytes", "max-topics",
         "max-header-bytes", "max-uri-bytes", "max-connections", "max-connections-per-ip", "idle-timeout", "threads",
-        "cache-entries", "shutdown-grace", "catalogs",
+        "cache-bytes", "shutdown-grace", "catalogs",
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -53,7 +53,7 @@ enum ServeCommand: Command {
         try number("max-connections-per-ip", 1...100_000, \.maxConnectionsPerIP)
         try number("idle-timeout", 1...3600, \.idleTimeoutSeconds)
         try number("threads", 1...256, \.threads)
-        try number("cache-entries", 0...10_000_000, \.cacheEntries)
+        try number("cache-bytes", 0...(1 << 34), \.cacheBytes)
         let graceText = arguments.value("shutdown-grace") ?? "5"
         guard let grace = Double(graceText), grace >= 0, grace <= 600 else { throw UsageError("--shutdown-grace takes seconds from 0 to 600") }
 

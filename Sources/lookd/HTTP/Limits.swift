@@ -24,7 +24,7 @@ struct Limits: Sendable {
     var idleTimeoutSeconds = 15
     /// Worker threads polling connections (`--threads`, default: the number of CPUs).
     var threads = 0
-    /// Most cached look responses (one per app and locale) kept in memory (`--cache-entries`, default 20,000;
-    /// about 1–3 KB each).
-    var cacheEntries = 20_000
+    /// Most bytes of cached look responses (one per app and locale, ~1–3 KB each) kept in memory
+    /// (`--cache-bytes`, default 16 MiB, about 6,000 responses). Beyond it, arbitrary entries are evicted.
+    var cacheBytes = 16 << 20
 }

@@ -1,33 +1,39 @@
+import CMicroHTTPD
 import Foundation
 
-/// One HTTP request as the router sees it: the whole body has been read (within the limits),
-/// the path is percent-decoded by libmicrohttpd, header names are lower-cased.
-struct Request: Sendable {
+/// One HTTP request as the router sees it: the whole body has been read (within the limits) and the
+/// path is percent-decoded by libmicrohttpd. Headers and query arguments are looked up on demand in
+/// libmicrohttpd's parsed head, so a request only pays for what its handler reads; a Request is
+/// therefore valid only while its handler runs (it is never stored or sent to another thread).
+struct Request {
     var method: String
     /// The decoded path, without the query.
     var path: String
-    /// The raw request target as sent (still percent-encoded, with the query).
-    var rawTarget: String
-    /// Decoded query arguments; the last value wins for a repeated name.
-    var query: [String: String]
-    /// Every header in arrival order, names lower-cased. Repeated headers appear repeatedly.
-    var headers: [(name: String, value: String)]
     var body: [UInt8]
     /// The request id echoed in `X-Request-Id` and the access log.
     var requestID: String
     /// Path parameters filled by the router (`{appKey}` → value).
     var parameters: [String: String] = [:]
+    fileprivate let connection: OpaquePointer
 
-    /// The first value of header `name` (case-insensitive), or nil.
-    func header(_ name: String) -> String? {
-        let lowered = name.lowercased()
-        return headers.first(where: { $0.name == lowered })?.value
+    init(method: String, path: String, requestID: String, connection: OpaquePointer) {
+        self.method = method
+        self.path = path
+        self.body = []
+        self.requestID = requestID
+        self.connection = connection
     }
 
-    /// Every value of header `name` (case-insensitive).
-    func headerValues(_ name: String) -> [String] {
-        let lowered = name.lowercased()
-        return headers.filter { $0.name == lowered }.map(\.value)
+    /// The value of header `name` (case-insensitive; the first when repeated), or nil.
+    func header(_ name: String) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    /// The decoded value of query argument `name` (case-sensitive), or nil. An argument given
+    /// without `=` has the value "".
+    func query(_ name: String) -> String? {
+        guard MHD_lookup_connection_value_n(connection, .GET_ARGUMENT_KIND, name, name.utf8.count, nil, nil) == .YES else { return nil }
+        return MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, name).map { String(cString: $0) } ?? ""
     }
 }
 

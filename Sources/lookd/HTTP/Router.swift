@@ -21,13 +21,14 @@ struct RouteDoc: Sendable {
 }
 
 /// One route: an HTTP method and a path pattern whose `{name}` segments capture one path segment.
-struct Route: Sendable {
-    var method: String
-    var pattern: String
-    var handler: Handler
-    var doc: RouteDoc
+/// A class, so matching hands out a reference rather than copying the handler and its description.
+final class Route: Sendable {
+    let method: String
+    let pattern: String
+    let handler: Handler
+    let doc: RouteDoc
 
-    fileprivate var segments: [Segment]
+    fileprivate let segments: [Segment]
 
     init(_ method: String, _ pattern: String, doc: RouteDoc, handler: @escaping Handler) {
         self.method = method
@@ -35,13 +36,13 @@ struct Route: Sendable {
         self.handler = handler
         self.doc = doc
         self.segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
         }
     }
 }
 
 private enum Segment: Sendable {
-    case literal(String)
+    case literal([UInt8])
     case parameter(String)
 }
 
@@ -61,7 +62,7 @@ struct Router: Sendable {
     mutating func add(_ route: Route) { routes.append(route) }
 
     func match(method: String, path: String) -> RouteMatch {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let parts = Array(path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst())
         var allowed: [String] = []
         var allowedPattern = ""
         for route in routes {
@@ -77,17 +78,15 @@ struct Router: Sendable {
         return .wrongMethod(allowed, pattern: allowedPattern)
     }
 
-    private static func bind(_ segments: [Segment], _ parts: [String]) -> [String: String]? {
+    private static func bind(_ segments: [Segment], _ parts: [Substring.UTF8View]) -> [String: String]? {
         guard segments.count == parts.count else { return nil }
+        for (segment, part) in zip(segments, parts) {
+            if case .literal(let literal) = segment, !part.elementsEqual(literal) { return nil }
+            if case .parameter = segment, part.isEmpty { return nil }
+        }
         var parameters: [String: String] = [:]
         for (segment, part) in zip(segments, parts) {
-            switch segment {
-            case .literal(let literal):
-                guard literal == part else { return nil }
-            case .parameter(let name):
-                guard !part.isEmpty else { return nil }
-                parameters[name] = part
-            }
+            if case .parameter(let name) = segment { parameters[name] = String(Substring(part)) }
         }
         return parameters
     }

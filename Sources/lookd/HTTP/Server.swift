@@ -114,23 +114,6 @@ private final class RequestState {
     init(requestID: String) { self.requestID = requestID }
 }
 
-/// Collects request headers or query arguments from libmicrohttpd's iterator.
-private final class ValueCollector {
-    var pairs: [(name: String, value: String)] = []
-}
-
-private func collectValues(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String)] {
-    let collector = ValueCollector()
-    let pointer = Unmanaged.passUnretained(collector).toOpaque()
-    _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
-        guard let cls, let key else { return .YES }
-        let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
-        collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
-        return .YES
-    }, pointer)
-    return withExtendedLifetime(collector) { collector.pairs }
-}
-
 /// libmicrohttpd's access handler. Call 1 reads the head and decides any rejection; later calls
 /// receive the body in pieces (bounded by the route's body limit); the call with no data left
 /// dispatches. The response is always queued on the second call or later: libmicrohttpd 0.9.75
@@ -187,55 +170,29 @@ private func accessHandler(
 
 /// Reads the request head and decides, before any body arrives, whether to refuse it.
 private func begin(_ state: RequestState, context: ServerContext, connection: OpaquePointer, url: String, method: String) {
-    decideHead(state, context: context, connection: connection, url: url, method: method)
+    var head = lookd_mhd_head()
+    lookd_mhd_scan_head(connection, &head)
+    state.request = Request(method: method, path: url, requestID: state.requestID, connection: connection)
+    state.pending = decideHead(state, context: context, head: head, url: url, method: method)
     // Refusing a request that still has a body to send: close rather than read the body.
-    if state.pending != nil, let headers = state.request?.headers, announcesBody(headers) {
+    if state.pending != nil && (head.content_length > 0 || head.has_transfer_encoding != 0) {
         state.pending?.closeConnection = true
     }
 }
 
-private func decideHead(_ state: RequestState, context: ServerContext, connection: OpaquePointer, url: String, method: String) {
+/// The refusal the request head calls for, or nil; sets the route and body limit when it matches.
+private func decideHead(_ state: RequestState, context: ServerContext, head: lookd_mhd_head, url: String, method: String) -> HTTPError? {
     let limits = context.limits
-    let headers = collectValues(connection, kind: .HEADER_KIND).map { (name: $0.name.lowercased(), value: $0.value) }
-    let arguments = collectValues(connection, kind: .GET_ARGUMENT_KIND)
-    var query: [String: String] = [:]
-    for argument in arguments { query[argument.name] = argument.value }
-    let targetBytes = url.utf8.count + arguments.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 }
-    let headerBytes = headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
-    state.request = Request(method: method, path: url, rawTarget: url, query: query, headers: headers, body: [],
-                            requestID: state.requestID)
     state.bodyLimit = limits.maxBodyBytes
-
-    if targetBytes > limits.maxURIBytes {
-        state.pending = .uriTooLong(limits.maxURIBytes)
-        return
-    }
-    if headerBytes > limits.maxHeaderBytes {
-        state.pending = .headersTooLarge(limits.maxHeaderBytes)
-        return
-    }
+    if url.utf8.count + head.query_bytes > limits.maxURIBytes { return .uriTooLong(limits.maxURIBytes) }
+    if head.header_bytes > limits.maxHeaderBytes { return .headersTooLarge(limits.maxHeaderBytes) }
     // Request smuggling (Fact 5: libmicrohttpd accepts both of these): answer 400 and close.
-    let lengths = headers.filter { $0.name == "content-length" }.flatMap { $0.value.split(separator: ",") }
-        .map { $0.trimmingCharacters(in: .whitespaces) }
-    if Set(lengths).count > 1 {
-        state.pending = .smuggling("the request has conflicting Content-Length headers")
-        return
+    if head.content_lengths_differ != 0 { return .smuggling("the request has conflicting Content-Length headers") }
+    if head.content_length_count > 0 && head.has_transfer_encoding != 0 {
+        return .smuggling("the request has both Transfer-Encoding and Content-Length")
     }
-    if !lengths.isEmpty && headers.contains(where: { $0.name == "transfer-encoding" }) {
-        state.pending = .smuggling("the request has both Transfer-Encoding and Content-Length")
-        return
-    }
-    if let length = lengths.first, length.isEmpty || !length.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
-        state.pending = .smuggling("the Content-Length header is not a number")
-        return
-    }
-    // Path validation: no dot segments, no control characters (a %00 ends the C string anyway).
-    let segments = url.split(separator: "/", omittingEmptySubsequences: false)
-    if !url.hasPrefix("/") || segments.contains(where: { $0 == "." || $0 == ".." })
-        || url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-        state.pending = .badRequest("path_invalid", "the path has dot segments or control characters")
-        return
-    }
+    if head.content_length == -2 { return .smuggling("the Content-Length header is not a number") }
+    if !isCleanPath(url) { return .badRequest("path_invalid", "the path has dot segments or control characters") }
     switch context.router.match(method: method, path: url) {
     case .found(let route, let parameters):
         state.route = route
@@ -244,20 +201,33 @@ private func decideHead(_ state: RequestState, context: ServerContext, connectio
         state.bodyLimit = route.doc.bodyLimit(limits)
     case .wrongMethod(let allowed, let pattern):
         state.routeLabel = pattern
-        state.pending = .methodNotAllowed(allowed)
-        return
+        return .methodNotAllowed(allowed)
     case .notFound:
-        state.pending = .routeUnknown(url)
-        return
+        return .routeUnknown(url)
     }
-    if let length = lengths.first, let declared = Int(length), declared > state.bodyLimit {
-        state.pending = .bodyTooLarge(state.bodyLimit)
-    }
+    if head.content_length > state.bodyLimit { return .bodyTooLarge(state.bodyLimit) }
+    return nil
 }
 
-/// True when the request announces body bytes (a non-zero Content-Length, or Transfer-Encoding).
-private func announcesBody(_ headers: [(name: String, value: String)]) -> Bool {
-    headers.contains { ($0.name == "content-length" && $0.value.trimmingCharacters(in: .whitespaces) != "0") || $0.name == "transfer-encoding" }
+/// True for an absolute path with no `.` or `..` segment and no control character (a %00 already
+/// ended the C string libmicrohttpd handed over).
+private func isCleanPath(_ path: String) -> Bool {
+    var utf8 = path.utf8.makeIterator()
+    guard utf8.next() == UInt8(ascii: "/") else { return false }
+    var segmentLength = 0
+    var dots = 0
+    for byte in path.utf8.dropFirst() {
+        if byte < 0x20 || byte == 0x7F { return false }
+        if byte == UInt8(ascii: "/") {
+            if segmentLength > 0 && dots == segmentLength && dots <= 2 { return false }
+            segmentLength = 0
+            dots = 0
+            continue
+        }
+        segmentLength += 1
+        if byte == UInt8(ascii: ".") { dots += 1 }
+    }
+    return !(segmentLength > 0 && dots == segmentLength && dots <= 2)
 }
 
 private func dispatch(_ state: RequestState, context: ServerContext) -> Response {
@@ -278,22 +248,24 @@ private func send(_ response: Response, state: RequestState, connection: OpaqueP
     state.queued = true
     state.status = response.status
     state.bytes = response.body.count
-    var headers = response.headers
-    headers.append(("X-Request-Id", state.requestID))
-    if response.closeConnection { headers.append(("Connection", "close")) }
-    let names = headers.map { strdup($0.name) }
-    let values = headers.map { strdup($0.value) }
-    defer {
-        names.forEach { free($0) }
-        values.forEach { free($0) }
+    // Headers packed as NUL-terminated name/value pairs: one buffer, no per-header allocation.
+    var packed: [UInt8] = []
+    packed.reserveCapacity(256)
+    var count = 0
+    func add(_ name: String, _ value: String) {
+        packed += name.utf8
+        packed.append(0)
+        packed += value.utf8
+        packed.append(0)
+        count += 1
     }
-    let cNames = names.map { UnsafePointer($0) }
-    let cValues = values.map { UnsafePointer($0) }
+    for header in response.headers { add(header.name, header.value) }
+    add("X-Request-Id", state.requestID)
+    if response.closeConnection { add("Connection", "close") }
     return response.body.withUnsafeBytes { body in
-        cNames.withUnsafeBufferPointer { namePointers in
-            cValues.withUnsafeBufferPointer { valuePointers in
-                lookd_mhd_respond(connection, UInt32(response.status), namePointers.baseAddress, valuePointers.baseAddress,
-                                  headers.count, body.baseAddress, body.count)
+        packed.withUnsafeBufferPointer { headers in
+            headers.withMemoryRebound(to: CChar.self) { names in
+                lookd_mhd_respond(connection, UInt32(response.status), names.baseAddress, count, body.baseAddress, body.count)
             }
         }
     }

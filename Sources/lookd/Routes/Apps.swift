@@ -89,7 +89,7 @@ enum AppRoutes {
             admin: true, query: ["to": "the version to republish (required)"])) { request in
             try app.auth.authorize(request)
             let key = try appKey(request)
-            guard request.query["to"] != nil else { throw HTTPError.badRequest("parameter_invalid", "rollback needs ?to=VERSION") }
+            guard request.query("to") != nil else { throw HTTPError.badRequest("parameter_invalid", "rollback needs ?to=VERSION") }
             let target = try integerParameter(request, "to", default: 0, range: 1...Int(Int32.max))
             let expected = try publishExpectation(request, required: false)
             if case .newApp? = expected { throw HTTPError.badRequest("precondition_invalid", "If-None-Match: * does not apply to a rollback") }
@@ -176,7 +176,7 @@ func entityTags(_ value: String) -> [String] {
 
 /// A query parameter as an integer in `range`, or `default` when absent. Throws 400 `parameter_invalid`.
 func integerParameter(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
-    guard let text = request.query[name] else { return value }
+    guard let text = request.query(name) else { return value }
     guard text.count <= 10, let number = Int(text), range.contains(number) else {
         throw HTTPError.badRequest("parameter_invalid", "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
     }
@@ -186,13 +186,30 @@ func integerParameter(_ request: Request, _ name: String, default value: Int, ra
 /// Checks a `lang` value against the BCP 47 shape (letters, digits and hyphens; a 2–3 or 5–8 letter
 /// language subtag; subtags of 1–8 characters; at most 35 characters). Throws 400 `lang_invalid`.
 func validateLanguageTag(_ tag: String) throws {
-    let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
-    let valid = tag.utf8.count <= 35
-        && !subtags.isEmpty
-        && subtags.allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
-        && ((2...3).contains(subtags[0].count) || (5...8).contains(subtags[0].count))
-        && subtags[0].allSatisfy(\.isLetter)
-    guard valid else { throw HTTPError.badRequest("lang_invalid", "lang takes a BCP 47 language tag such as de, pt-BR or zh-Hant") }
+    guard isLanguageTagShape(tag) else { throw HTTPError.badRequest("lang_invalid", "lang takes a BCP 47 language tag such as de, pt-BR or zh-Hant") }
+}
+
+private func isLanguageTagShape(_ tag: String) -> Bool {
+    let bytes = tag.utf8
+    guard !bytes.isEmpty, bytes.count <= 35 else { return false }
+    var subtagLength = 0
+    var first = true
+    for byte in bytes {
+        let letter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+        let digit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+        if byte == UInt8(ascii: "-") {
+            guard subtagLength >= 1, subtagLength <= 8 else { return false }
+            if first && !((2...3).contains(subtagLength) || (5...8).contains(subtagLength)) { return false }
+            first = false
+            subtagLength = 0
+        } else if letter || (digit && !first) {
+            subtagLength += 1
+        } else {
+            return false
+        }
+    }
+    guard subtagLength >= 1, subtagLength <= 8 else { return false }
+    return !first || (2...3).contains(subtagLength) || (5...8).contains(subtagLength)
 }
 
 /// Encodes a value with sorted keys. Diagnostics and our own structs always encode.

@@ -9,7 +9,7 @@ import Synchronization
 /// Cache: (app key, locale) → the response for the app's current version. Filled on a miss from the store,
 /// dropped for an app when it publishes. A fill that read an older version than one published since
 /// (a fetch racing a publish) is not kept: each app's last published version is remembered as a
-/// floor. At most `Limits.cacheEntries` responses are kept; beyond that an arbitrary one is evicted.
+/// floor. At most `Limits.cacheBytes` are kept; beyond that arbitrary entries are evicted.
 final class LookService: Sendable {
     /// One cached SDK fetch response.
     struct CachedLook: Sendable {
@@ -27,6 +27,14 @@ final class LookService: Sendable {
     private struct Cache {
         var entries: [CacheKey: CachedLook] = [:]
         var floors: [String: Int] = [:]
+        /// Bytes of cached bodies plus a fixed per-entry overhead estimate.
+        var bytes = 0
+
+        mutating func remove(_ key: CacheKey) {
+            if let old = entries.removeValue(forKey: key) { bytes -= Cache.cost(key, old) }
+        }
+
+        static func cost(_ key: CacheKey, _ look: CachedLook) -> Int { look.body.count + key.appKey.utf8.count + 160 }
     }
 
     let store: LookStore
@@ -54,13 +62,16 @@ final class LookService: Sendable {
         metrics.cacheMisses.add(1, ordering: .relaxed)
         guard let stored = try store.current(appKey: appKey) else { throw HTTPError.appUnknown(appKey) }
         let built = try build(appKey: appKey, locale: locale, stored)
-        let capacity = limits.cacheEntries
+        let capacity = limits.cacheBytes
+        let cost = Cache.cost(cacheKey, built)
         cache.withLock { cache in
-            guard built.version >= cache.floors[appKey, default: 0], capacity > 0 else { return }
-            if cache.entries[cacheKey] == nil && cache.entries.count >= capacity {
-                cache.entries.remove(at: cache.entries.startIndex)
+            guard built.version >= cache.floors[appKey, default: 0], cost <= capacity else { return }
+            cache.remove(cacheKey)
+            while cache.bytes + cost > capacity, let victim = cache.entries.first?.key {
+                cache.remove(victim)
             }
             cache.entries[cacheKey] = built
+            cache.bytes += cost
         }
         return built
     }
@@ -72,7 +83,7 @@ final class LookService: Sendable {
         let stored = try store.publish(appKey: appKey, layer: text, expected: expected, rolledBackFrom: rolledBackFrom)
         metrics.publishes.add(1, ordering: .relaxed)
         cache.withLock { cache in
-            for locale in LocaleTag.all { cache.entries[CacheKey(appKey: appKey, locale: locale)] = nil }
+            for locale in LocaleTag.all { cache.remove(CacheKey(appKey: appKey, locale: locale)) }
             cache.floors[appKey] = max(cache.floors[appKey, default: 0], stored.version)
         }
         return stored

@@ -10,6 +10,10 @@ final class StringsService: Sendable {
     /// `GET /v1/locales` bytes, built once.
     let localesBody: [UInt8]
     private let catalogs = Mutex<[LocaleTag: CachedBody]>([:])
+    /// Negotiation results by (lang, Accept-Language): the SDK sends the same few values over and
+    /// over, and a matcher lookup costs ~1 µs. Bounded: emptied when it reaches `memoLimit`.
+    private let memo = Mutex<[String: (LocaleTag, Bool)]>([:])
+    private static let memoLimit = 4096
 
     struct CachedBody: Sendable {
         var body: [UInt8]
@@ -29,9 +33,20 @@ final class StringsService: Sendable {
     /// The locale for a request: `lang` (validated; the SDK's explicit language) beats `Accept-Language`;
     /// no match gives English. Throws 400 `lang_invalid` for a malformed `lang`.
     func negotiate(_ request: Request) throws -> (locale: LocaleTag, matched: Bool) {
-        let lang = request.query["lang"]
+        let lang = request.query("lang")
         if let lang { try validateLanguageTag(lang) }
         let header = request.header("accept-language").map { String($0.prefix(1024)) }
+        let memoKey = (lang ?? "") + "\u{0}" + (header ?? "")
+        if let known = memo.withLock({ $0[memoKey] }) { return known }
+        let result = negotiateUncached(lang: lang, header: header)
+        memo.withLock { memo in
+            if memo.count >= Self.memoLimit { memo.removeAll(keepingCapacity: true) }
+            memo[memoKey] = result
+        }
+        return result
+    }
+
+    private func negotiateUncached(lang: String?, header: String?) -> (locale: LocaleTag, matched: Bool) {
         let locale = localizer.negotiate(language: lang, acceptLanguage: header)
         // Whether a real match was made (false when English is only the default).
         let offered = (lang.map { [$0] } ?? []) + (header?.split(separator: ",").map {
