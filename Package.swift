@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
 
         // Integration tests: start the real `lookd serve` on an ephemeral loopback port and talk HTTP to it.
-        .testTarget(name: "LookdTests"),
+        .testTarget(name: "LookdTests", dependencies: ["CSQLite"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

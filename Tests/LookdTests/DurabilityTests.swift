@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Synchronization
 import Testing
@@ -70,5 +71,33 @@ struct DurabilityTests {
             let fetched = try restarted.get("/v1/apps/\(key)/look")
             #expect(fetched.json["version"] as? Int == current)
         }
+    }
+}
+
+@Suite("Store errors")
+struct StoreErrorTests {
+    @Test func lockedDatabaseAnswers503WithRetryAfterAndRecovers() throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try Daemon(data: directory.path + "/data", arguments: ["--store-busy-timeout", "100"])
+        let key = try newAppKey()
+        let path = "/v1/apps/\(key)/look"
+        #expect(try daemon.request("PUT", path, headers: [("If-None-Match", "*")], body: json(["corners": "soft"]), admin: true).status == 201)
+
+        // Another connection takes the write lock, as a stuck backup or a second writer would.
+        var db: OpaquePointer?
+        #expect(sqlite3_open(directory.path + "/data/looks.sqlite3", &db) == SQLITE_OK)
+        defer { sqlite3_close(db) }
+        #expect(sqlite3_exec(db, "BEGIN EXCLUSIVE", nil, nil, nil) == SQLITE_OK)
+        let busy = try daemon.request("PUT", path, headers: [("If-Match", "\"v1\"")], body: json(["corners": "round"]), admin: true)
+        #expect(busy.status == 503)
+        #expect(busy.errorCode == "store_unavailable")
+        #expect(busy.header("Retry-After") == "1")
+        #expect(try daemon.get(path).status == 200)   // reads still answer (WAL, cached)
+        #expect(try daemon.get("/metrics").text.contains("lookd_store_errors_total 1"))
+        #expect(sqlite3_exec(db, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
+
+        let retried = try daemon.request("PUT", path, headers: [("If-Match", "\"v1\"")], body: json(["corners": "round"]), admin: true)
+        #expect(retried.status == 200)
+        #expect(retried.json["version"] as? Int == 2)
     }
 }

@@ -24,13 +24,14 @@ enum ServeCommand: Command {
           --idle-timeout SECONDS      close idle connections after this (default 15)
           --threads N                 worker threads (default: number of CPUs)
           --cache-bytes BYTES         memory for cached look responses, one per app and locale (default 16777216)
+          --store-busy-timeout MS     how long a store write waits for a lock before answering 503 (default 5000)
           --shutdown-grace SECONDS    how long in-flight requests may take after SIGTERM (default 5)
         """
 
     static let known: Set<String> = [
         "listen", "data", "admin-token-file", "access-log", "max-body", "max-json-depth", "max-string-bytes", "max-topics",
         "max-header-bytes", "max-uri-bytes", "max-connections", "max-connections-per-ip", "idle-timeout", "threads",
-        "cache-bytes", "shutdown-grace", "catalogs",
+        "cache-bytes", "shutdown-grace", "catalogs", "store-busy-timeout",
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -69,9 +70,11 @@ enum ServeCommand: Command {
         let auth = try AdminAuth.load(file: arguments.value("admin-token-file"), environment: ProcessInfo.processInfo.environment)
         let accessLog = try AccessLog(destination: arguments.value("access-log") ?? "-")
         let dataDirectory = arguments.value("data") ?? "./.lookd"
+        let busyText = arguments.value("store-busy-timeout") ?? "5000"
+        guard let busy = Int32(busyText), (0...600_000).contains(busy) else { throw UsageError("--store-busy-timeout takes milliseconds from 0 to 600000") }
         let store: LookStore
         do {
-            store = try LookStore(directory: dataDirectory)
+            store = try LookStore(directory: dataDirectory, busyTimeoutMilliseconds: busy)
         } catch let error as StoreError {
             throw UsageError("cannot open the store in \(dataDirectory): \(error)")
         }

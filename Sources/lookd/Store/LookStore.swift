@@ -39,7 +39,7 @@ struct PublishConflict: Error {
 /// a copy of the old layer as a new version.
 ///
 /// Concurrency: one writer connection and one reader connection, each behind a Mutex (WAL lets the
-/// reader run while the writer commits). `busy_timeout` is 5 s. Every SQLite failure is thrown as
+/// reader run while the writer commits). `busy_timeout` is 5 s by default (`--store-busy-timeout`). Every SQLite failure is thrown as
 /// StoreError, which the HTTP layer answers with 503 and `Retry-After`.
 final class LookStore: Sendable {
     static let schemaVersion = 1
@@ -48,9 +48,11 @@ final class LookStore: Sendable {
     private let lockDescriptor: Int32
     let path: String
 
-    /// Opens or creates the store in `directory` (created if missing). Throws a UsageError when the
-    /// directory cannot be created or another lookd holds it, StoreError when SQLite fails.
-    init(directory: String) throws {
+    /// Opens or creates the store in `directory` (created if missing). `busyTimeoutMilliseconds`: how
+    /// long a statement waits for a lock held by another connection before failing with SQLITE_BUSY
+    /// (then answered 503). Throws a UsageError when the directory cannot be created or another lookd
+    /// holds it, StoreError when SQLite fails.
+    init(directory: String, busyTimeoutMilliseconds: Int32 = 5000) throws {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -66,7 +68,7 @@ final class LookStore: Sendable {
         lockDescriptor = fd
         path = directory + "/looks.sqlite3"
         let write = try SQLiteConnection(path: path)
-        sqlite3_busy_timeout(write.handle, 5000)
+        sqlite3_busy_timeout(write.handle, busyTimeoutMilliseconds)
         try write.query("PRAGMA journal_mode=WAL")
         try write.execute("""
             PRAGMA synchronous=FULL;
@@ -90,7 +92,7 @@ final class LookStore: Sendable {
             PRAGMA user_version=\(Self.schemaVersion);
             """)
         let read = try SQLiteConnection(path: path, readOnly: true)
-        sqlite3_busy_timeout(read.handle, 5000)
+        sqlite3_busy_timeout(read.handle, busyTimeoutMilliseconds)
         writer = Mutex(write)
         reader = Mutex(read)
     }
