@@ -17,22 +17,24 @@ public struct RGBColor: Hashable, Sendable, Comparable {
     /// Returns nil for anything else: no `#`, other lengths, non-hex digits, surrounding spaces, or a
     /// translucent alpha (a chat colour must be opaque for its contrast to mean anything).
     public init?(hex text: String) {
-        let utf8 = Array(text.utf8)
-        guard utf8.first == UInt8(ascii: "#") else { return nil }
-        var nibbles: [UInt8] = []
-        nibbles.reserveCapacity(8)
-        for byte in utf8.dropFirst() {
-            guard let value = Self.hexValue(byte) else { return nil }
-            nibbles.append(value)
+        var utf8 = text.utf8.makeIterator()
+        guard utf8.next() == UInt8(ascii: "#") else { return nil }
+        var value: UInt32 = 0
+        var count = 0
+        while let byte = utf8.next() {
+            guard count < 8, let nibble = Self.hexValue(byte) else { return nil }
+            value = value << 4 | UInt32(nibble)
+            count += 1
         }
-        switch nibbles.count {
+        func byte(_ shift: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift) }
+        switch count {
         case 3:
-            self.init(red: nibbles[0] * 17, green: nibbles[1] * 17, blue: nibbles[2] * 17)
+            self.init(red: UInt8(value >> 8 & 15) * 17, green: UInt8(value >> 4 & 15) * 17, blue: UInt8(value & 15) * 17)
         case 6:
-            self.init(red: nibbles[0] << 4 | nibbles[1], green: nibbles[2] << 4 | nibbles[3], blue: nibbles[4] << 4 | nibbles[5])
+            self.init(red: byte(16), green: byte(8), blue: byte(0))
         case 8:
-            guard nibbles[6] == 15, nibbles[7] == 15 else { return nil }
-            self.init(red: nibbles[0] << 4 | nibbles[1], green: nibbles[2] << 4 | nibbles[3], blue: nibbles[4] << 4 | nibbles[5])
+            guard value & 0xFF == 0xFF else { return nil }
+            self.init(red: byte(24), green: byte(16), blue: byte(8))
         default:
             return nil
         }

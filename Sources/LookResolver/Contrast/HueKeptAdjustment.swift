@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The minimal change to a colour, with its hue kept, that makes it reach a contrast ratio against another colour
 /// (DESIGN.md Fact 7).
 ///
@@ -33,23 +39,25 @@ public enum HueKeptAdjustment {
         guard Contrast.ratio(endpoint, other) > minimum else { return nil }
 
         let start = OKLCH(color)
+        let line = HueLine(start)
         let passes = { (rgb: LinearRGB) in
             Contrast.ratio(luminance: rgb.relativeLuminance, otherLuminance) >= minimum
         }
+        // 30 halvings pin lightness to 1e-9, so quantising lands on the minimal 8-bit colour, not one step past it.
         var passing = direction == .darker ? 0.0 : 1.0
         var failing = start.lightness
         for _ in 0..<30 {
             let middle = (passing + failing) / 2
-            if passes(inGamut(lightness: middle, like: start)) { passing = middle } else { failing = middle }
+            if passes(line.inGamut(lightness: middle)) { passing = middle } else { failing = middle }
         }
 
         let step = direction == .darker ? -0.001 : 0.001
         var lightness = passing
-        var result = inGamut(lightness: lightness, like: start).quantized
+        var result = line.inGamut(lightness: lightness).quantized
         while !(Contrast.ratio(result, other) > minimum) {
             lightness += step
             guard lightness > 0, lightness < 1 else { return endpoint }
-            result = inGamut(lightness: lightness, like: start).quantized
+            result = line.inGamut(lightness: lightness).quantized
         }
 
         if start.chroma > 0.0001, OKLCH.hueDifference(OKLCH(result).hue, start.hue) > hueTolerance {
@@ -58,21 +66,42 @@ public enum HueKeptAdjustment {
         return result
     }
 
-    /// The colour at `lightness` with `reference`'s hue and the most chroma up to `reference.chroma` that sRGB holds.
-    static func inGamut(lightness: Double, like reference: OKLCH) -> LinearRGB {
-        let full = OKLCH(lightness: lightness, chroma: reference.chroma, hue: reference.hue).lab.linearRGB
-        if full.isInGamut { return full }
-        var inside = 0.0
-        var outside = reference.chroma
-        for _ in 0..<20 {
-            let middle = (inside + outside) / 2
-            if OKLCH(lightness: lightness, chroma: middle, hue: reference.hue).lab.linearRGB.isInGamut {
-                inside = middle
-            } else {
-                outside = middle
-            }
+    /// The colours of one hue and at most one chroma, with the hue's direction computed once.
+    struct HueLine {
+        let chroma: Double
+        let cosine: Double
+        let sine: Double
+
+        init(_ reference: OKLCH) {
+            chroma = reference.chroma
+            cosine = cos(reference.hue * Double.pi / 180)
+            sine = sin(reference.hue * Double.pi / 180)
         }
-        return OKLCH(lightness: lightness, chroma: inside, hue: reference.hue).lab.linearRGB
+
+        func color(lightness: Double, chroma: Double) -> LinearRGB {
+            OKLab(lightness: lightness, a: chroma * cosine, b: chroma * sine).linearRGB
+        }
+
+        /// The colour at `lightness` on this hue with the most chroma, up to ``chroma``, that sRGB holds.
+        /// 20 halvings pin chroma to 3e-7: colours on the gamut edge then quantise to the minimal change.
+        func inGamut(lightness: Double) -> LinearRGB {
+            let full = color(lightness: lightness, chroma: chroma)
+            if full.isInGamut { return full }
+            var inside = 0.0
+            var insideColor = color(lightness: lightness, chroma: 0)
+            var outside = chroma
+            for _ in 0..<20 {
+                let middle = (inside + outside) / 2
+                let candidate = color(lightness: lightness, chroma: middle)
+                if candidate.isInGamut {
+                    inside = middle
+                    insideColor = candidate
+                } else {
+                    outside = middle
+                }
+            }
+            return insideColor
+        }
     }
 
     /// Among the 8-bit colours within ±3 per channel of `candidate` whose ratio against `other` is strictly above

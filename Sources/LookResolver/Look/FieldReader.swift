@@ -25,29 +25,32 @@ enum FieldReader {
             return FieldReading(value: AccentColor(color))
         case .object(let members):
             var problems: [FieldReading<AccentColor>.Problem] = []
-            var colors: [String: RGBColor] = [:]
-            for key in members.keys.sorted() {
-                let path = "accent.\(key)"
-                guard key == "light" || key == "dark" else {
-                    problems.append(.init(field: path, code: .unknownField, message: "accent takes 'light' and 'dark'; '\(key)' is ignored"))
-                    continue
-                }
-                guard case .string(let text) = members[key]! else {
-                    problems.append(.init(field: path, code: .invalidType, message: "expected a colour string like \"#3550E6\", got a \(members[key]!.typeName)"))
-                    continue
+            func read(_ key: String) -> RGBColor? {
+                guard let json = members[key] else { return nil }
+                guard case .string(let text) = json else {
+                    problems.append(.init(field: "accent.\(key)", code: .invalidType, message: "expected a colour string like \"#3550E6\", got a \(json.typeName)"))
+                    return nil
                 }
                 guard let color = RGBColor(hex: text) else {
-                    problems.append(.init(field: path, code: .invalidColor, message: colorMessage(text)))
-                    continue
+                    problems.append(.init(field: "accent.\(key)", code: .invalidColor, message: colorMessage(text)))
+                    return nil
                 }
-                colors[key] = color
+                return color
+            }
+            let dark = read("dark")
+            let light = read("light")
+            let known = (members["light"] == nil ? 0 : 1) + (members["dark"] == nil ? 0 : 1)
+            if members.count > known {
+                for key in members.keys.sorted() where key != "light" && key != "dark" {
+                    problems.append(.init(field: "accent.\(key)", code: .unknownField, message: "accent takes 'light' and 'dark'; '\(clip(key))' is ignored"))
+                }
             }
             if problems.contains(where: { $0.code.severity == .error }) { return FieldReading(value: nil, problems: problems) }
-            guard let light = colors["light"] ?? colors["dark"] else {
+            guard let either = light ?? dark else {
                 problems.append(.init(field: "accent", code: .missingValue, message: "accent as an object needs 'light', 'dark' or both"))
                 return FieldReading(value: nil, problems: problems)
             }
-            return FieldReading(value: AccentColor(light: light, dark: colors["dark"] ?? light), problems: problems)
+            return FieldReading(value: AccentColor(light: either, dark: dark ?? either), problems: problems)
         default:
             return .failed("accent", .invalidType, "expected a colour string or {\"light\": …, \"dark\": …}, got a \(json.typeName)")
         }
@@ -75,7 +78,7 @@ enum FieldReader {
         guard case .string(let text) = json else {
             return .failed("appName", .invalidType, "expected a string, got a \(json.typeName)")
         }
-        return teamText(text, field: "appName", limit: LookLimits.appName)
+        return teamText(text, limit: LookLimits.appName).reading(field: "appName")
     }
 
     static func appIconUrl(_ json: JSONValue) -> FieldReading<String> {
@@ -94,37 +97,39 @@ enum FieldReader {
         return FieldReading(value: url)
     }
 
-    static func localizedText(_ json: JSONValue, field: String, limit: Int) -> FieldReading<LocalizedText> {
+    static func localizedText(_ json: JSONValue, field: @autoclosure () -> String, limit: Int) -> FieldReading<LocalizedText> {
         switch json {
         case .string(let value):
-            return teamText(value, field: field, limit: limit).map { .text($0) }
+            return teamText(value, limit: limit).reading(field: field()).map { .text($0) }
         case .object(let members):
             guard !members.isEmpty else {
-                return .failed(field, .emptyValue, "expected at least one language, e.g. {\"en\": \"…\"}")
+                return .failed(field(), .emptyValue, "expected at least one language, e.g. {\"en\": \"…\"}")
             }
             guard members.count <= LookLimits.localizedEntries else {
-                return .failed(field, .tooLong, "more than \(LookLimits.localizedEntries) languages")
+                return .failed(field(), .tooLong, "more than \(LookLimits.localizedEntries) languages")
             }
-            var texts: [String: String] = [:]
+            var texts = [String: String](minimumCapacity: members.count)
             var problems: [FieldReading<LocalizedText>.Problem] = []
-            for tag in members.keys.sorted() {
-                let path = "\(field).\(tag)"
+            for (tag, json) in members {
                 guard isLanguageTag(tag) else {
-                    problems.append(.init(field: path, code: .invalidLocale, message: "'\(clip(tag))' is not a language tag like en, pt-BR or zh-Hant"))
+                    problems.append(.init(field: "\(field()).\(tag)", code: .invalidLocale, message: "'\(clip(tag))' is not a language tag like en, pt-BR or zh-Hant"))
                     continue
                 }
-                guard case .string(let value) = members[tag]! else {
-                    problems.append(.init(field: path, code: .invalidType, message: "expected a string, got a \(members[tag]!.typeName)"))
+                guard case .string(let value) = json else {
+                    problems.append(.init(field: "\(field()).\(tag)", code: .invalidType, message: "expected a string, got a \(json.typeName)"))
                     continue
                 }
-                let reading = teamText(value, field: path, limit: limit)
-                problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) }
-                if let value = reading.value { texts[tag] = value }
+                switch teamText(value, limit: limit) {
+                case .success(let text): texts[tag] = text
+                case .failure(let problem): problems.append(.init(field: "\(field()).\(tag)", code: problem.code, message: problem.message))
+                }
             }
-            guard problems.isEmpty else { return FieldReading(value: nil, problems: problems) }
+            guard problems.isEmpty else {
+                return FieldReading(value: nil, problems: problems.sorted { $0.field < $1.field })
+            }
             return FieldReading(value: .localized(texts))
         default:
-            return .failed(field, .invalidType, "expected a string or an object of language tag → string, got a \(json.typeName)")
+            return .failed(field(), .invalidType, "expected a string or an object of language tag → string, got a \(json.typeName)")
         }
     }
 
@@ -132,16 +137,18 @@ enum FieldReader {
         guard case .array(let items) = json else {
             return .failed("topics", .invalidType, "expected an array of topics, got a \(json.typeName)")
         }
+        // Unknown presets are dropped before counting, so a few more than six may still resolve; far more cannot.
+        guard items.count <= Topic.maximumCount * 4 else {
+            return .failed("topics", .tooManyTopics, "\(items.count) topics; at most \(Topic.maximumCount) show")
+        }
         var problems: [FieldReading<[Topic]>.Problem] = []
         var topics: [Topic] = []
-        var seen: Set<String> = []
         for (index, item) in items.enumerated() {
-            let path = "topics[\(index)]"
-            let reading = topic(item, path: path)
+            let reading = topic(item, index: index)
             problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) }
             guard let topic = reading.value else { continue }
-            if !seen.insert(topic.id).inserted {
-                problems.append(.init(field: "\(path).id", code: .duplicateTopicID, message: "the id '\(topic.id)' is used by an earlier topic; ids must be unique"))
+            if topics.contains(where: { $0.id == topic.id }) {
+                problems.append(.init(field: "topics[\(index)].id", code: .duplicateTopicID, message: "the id '\(topic.id)' is used by an earlier topic; ids must be unique"))
                 continue
             }
             topics.append(topic)
@@ -153,7 +160,8 @@ enum FieldReader {
         return FieldReading(value: topics, problems: problems)
     }
 
-    static func topic(_ json: JSONValue, path: String) -> FieldReading<Topic> {
+    static func topic(_ json: JSONValue, index: Int) -> FieldReading<Topic> {
+        var path: String { "topics[\(index)]" }
         if case .string(let name) = json {
             guard let preset = Topic.presets[name] else {
                 let known = Topic.presets.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
@@ -165,7 +173,8 @@ enum FieldReader {
             return .failed(path, .invalidType, "expected a preset name or {id, label, symbol, prefill}, got a \(json.typeName)")
         }
         var problems: [FieldReading<Topic>.Problem] = []
-        for key in members.keys.sorted() where !["id", "label", "symbol", "prefill"].contains(key) {
+        let known = ["id", "label", "symbol", "prefill"].reduce(0) { $0 + (members[$1] == nil ? 0 : 1) }
+        for key in members.count > known ? members.keys.sorted() : [] where key != "id" && key != "label" && key != "symbol" && key != "prefill" {
             problems.append(.init(field: "\(path).\(key)", code: .unknownField, message: "a topic has id, label, symbol and prefill; '\(clip(key))' is ignored"))
         }
         var id: String?
@@ -212,17 +221,32 @@ enum FieldReader {
 
     // MARK: - Grammar
 
+    /// Why a text was refused, before it is known which field it belongs to.
+    struct TextProblem: Error {
+        var code: Diagnostic.Code
+        var message: String
+    }
+
     /// Team text: trimmed of surrounding white space; not empty; no control characters; at most `limit` scalars.
-    static func teamText(_ value: String, field: String, limit: Int) -> FieldReading<String> {
+    static func teamText(_ value: String, limit: Int) -> Result<String, TextProblem> {
         let trimmed = value.trimmingWhitespace()
-        guard !trimmed.isEmpty else { return .failed(field, .emptyValue, "must not be empty") }
-        guard trimmed.unicodeScalars.count <= limit else {
-            return .failed(field, .tooLong, "\(trimmed.unicodeScalars.count) characters; at most \(limit)")
+        guard !trimmed.isEmpty else { return .failure(TextProblem(code: .emptyValue, message: "must not be empty")) }
+        var count = 0
+        for scalar in trimmed.unicodeScalars {
+            guard !isControl(scalar) else {
+                return .failure(TextProblem(code: .invalidValue, message: "contains a control character"))
+            }
+            count += 1
         }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            return .failed(field, .invalidValue, "contains a control character")
+        guard count <= limit else {
+            return .failure(TextProblem(code: .tooLong, message: "\(count) characters; at most \(limit)"))
         }
-        return FieldReading(value: trimmed)
+        return .success(trimmed)
+    }
+
+    /// Unicode general category Cc: U+0000–U+001F and U+007F–U+009F (no property lookup needed).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
     }
 
     /// `^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`
@@ -242,16 +266,31 @@ enum FieldReader {
 
     /// language[-Script][-REGION]: `en`, `pt-BR`, `zh-Hant`, `zh-Hant-HK`, `es-419`.
     static func isLanguageTag(_ tag: String) -> Bool {
-        let parts = tag.split(separator: "-", omittingEmptySubsequences: false).map { Array($0.utf8) }
-        guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy(isLetter) else { return false }
-        var rest = parts.dropFirst()
-        if let script = rest.first, script.count == 4, script.allSatisfy(isLetter) { rest = rest.dropFirst() }
-        if let region = rest.first {
-            let isRegion = (region.count == 2 && region.allSatisfy(isLetter)) || (region.count == 3 && region.allSatisfy(isDigit))
-            guard isRegion else { return false }
-            rest = rest.dropFirst()
+        // Each subtag as (length, all letters, all digits); at most three.
+        var subtags: [(length: Int, letters: Bool, digits: Bool)] = []
+        subtags.reserveCapacity(3)
+        var current = (length: 0, letters: true, digits: true)
+        for byte in tag.utf8 {
+            if byte == UInt8(ascii: "-") {
+                guard current.length > 0, subtags.count < 2 else { return false }
+                subtags.append(current)
+                current = (0, true, true)
+            } else {
+                current.length += 1
+                current.letters = current.letters && isLetter(byte)
+                current.digits = current.digits && isDigit(byte)
+            }
         }
-        return rest.isEmpty
+        subtags.append(current)
+        guard (2...3).contains(subtags[0].length), subtags[0].letters else { return false }
+        var next = 1
+        if next < subtags.count, subtags[next].length == 4, subtags[next].letters { next += 1 }
+        if next < subtags.count {
+            let region = subtags[next]
+            guard (region.length == 2 && region.letters) || (region.length == 3 && region.digits) else { return false }
+            next += 1
+        }
+        return next == subtags.count
     }
 
     static func colorMessage(_ text: String) -> String {
@@ -272,6 +311,15 @@ enum FieldReader {
     private static func isAlphanumeric(_ byte: UInt8) -> Bool { isLetter(byte) || isDigit(byte) }
 }
 
+extension Result where Failure == FieldReader.TextProblem {
+    func reading(field: @autoclosure () -> String) -> FieldReading<Success> {
+        switch self {
+        case .success(let value): FieldReading(value: value)
+        case .failure(let problem): .failed(field(), problem.code, problem.message)
+        }
+    }
+}
+
 extension FieldReading {
     func map<Other>(_ transform: (Value) -> Other) -> FieldReading<Other> {
         FieldReading<Other>(value: value.map(transform), problems: problems.map { .init(field: $0.field, code: $0.code, message: $0.message) })
@@ -282,8 +330,15 @@ extension String {
     /// Without leading and trailing white space and newlines (Unicode White_Space).
     func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        guard let first = scalars.firstIndex(where: { !Self.isWhitespace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !Self.isWhitespace($0) })!
+        if first == scalars.startIndex, last == scalars.index(before: scalars.endIndex) { return self }
         return String(scalars[first...last])
+    }
+
+    /// Unicode White_Space, with ASCII answered without a property lookup.
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 { return scalar == " " || (scalar.value >= 0x09 && scalar.value <= 0x0D) }
+        return scalar.properties.isWhitespace
     }
 }

@@ -13,23 +13,23 @@ struct LayerReading {
     var diagnostics: [Diagnostic] = []
 
     /// Reads `json` as `layer`. A missing layer reads as empty; a layer that is not an object is ignored whole
-    /// (`invalid_layer`). JSON `null` for a field means "not set". Members are read in sorted order, so the
-    /// diagnostics' order is stable.
+    /// (`invalid_layer`). JSON `null` for a field means "not set". Diagnostics are ordered by field name (and,
+    /// within a field, as found), so their order never depends on the order of the JSON members.
     init(_ json: JSONValue?, as layer: LookLayer) {
         guard let json else { return }
         guard case .object(let members) = json else {
             diagnostics.append(Diagnostic(layer: layer, field: "", code: .invalidLayer, message: "a layer must be a JSON object of look fields, got a \(json.typeName)"))
             return
         }
-        for name in members.keys.sorted() {
-            let value = members[name]!
+        defer { sortDiagnostics() }
+        for (name, value) in members {
             guard let field = LookField(rawValue: name) else {
                 diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))
                 continue
             }
             guard value != .null else { continue }
-            guard field.allowedLayers.contains(layer) else {
-                let allowed = LookLayer.inputs.filter(field.allowedLayers.contains).map(\.rawValue).joined(separator: " or ")
+            guard field.isAllowed(in: layer) else {
+                let allowed = field.allowedLayers.map(\.rawValue).joined(separator: " or ")
                 diagnostics.append(Diagnostic(layer: layer, field: name, code: .fieldNotAllowed, message: "\(name) can only come from the \(allowed) layer; ignored"))
                 continue
             }
@@ -47,6 +47,15 @@ struct LayerReading {
             case .branding: branding = take(FieldReader.bool(value, field: field), layer)
             }
         }
+    }
+
+    /// Stable order: by the top-level field the diagnostic is about, then as found within that field.
+    private mutating func sortDiagnostics() {
+        guard diagnostics.count > 1 else { return }
+        func topField(_ path: String) -> Substring { path.prefix { $0 != "." && $0 != "[" } }
+        diagnostics = diagnostics.enumerated()
+            .sorted { (topField($0.element.field), $0.offset) < (topField($1.element.field), $1.offset) }
+            .map(\.element)
     }
 
     private mutating func take<Value>(_ reading: FieldReading<Value>, _ layer: LookLayer) -> Value? {

@@ -14,14 +14,17 @@ public enum LookField: String, Sendable, CaseIterable, Hashable {
     /// The layers that may set this field. A value in another layer is ignored with `field_not_allowed`:
     /// the app icon URL comes from the dashboard only, the bundle icon from the app only, and branding (the
     /// Free plan's lockup) from the dashboard only, since only the server knows the plan.
-    public var allowedLayers: Set<LookLayer> {
+    public func isAllowed(in layer: LookLayer) -> Bool {
         switch self {
-        case .accent, .appName: [.dashboard, .code, .inferred]
-        case .corners, .font, .headerStyle, .replyExpectation, .topics: [.dashboard, .code]
-        case .appIconUrl, .branding: [.dashboard]
-        case .hasBundleIcon: [.inferred]
+        case .accent, .appName: layer != .default
+        case .corners, .font, .headerStyle, .replyExpectation, .topics: layer == .dashboard || layer == .code
+        case .appIconUrl, .branding: layer == .dashboard
+        case .hasBundleIcon: layer == .inferred
         }
     }
+
+    /// The input layers that may set this field, in precedence order.
+    public var allowedLayers: [LookLayer] { LookLayer.inputs.filter(isAllowed(in:)) }
 }
 
 /// Length limits on team-supplied text, in Unicode scalars.

@@ -1,7 +1,14 @@
 /// Resolves a look: each field on its own, dashboard > code > inferred > default, and the palette from the
-/// resolved accent. Pure: the same layers always give an equal look (and byte-identical JSON).
+/// resolved accent. The same layers always give an equal look (and byte-identical JSON).
 public struct Resolver: Sendable {
-    public init() {}
+    /// Where palettes are memoized, if anywhere. Without one every resolve computes its palette.
+    public let paletteCache: PaletteCache?
+
+    /// - Parameter paletteCache: a memo to share between resolves (a service keeps one per process); nil
+    ///   computes every palette afresh, which is what a single resolve in an app needs.
+    public init(paletteCache: PaletteCache? = nil) {
+        self.paletteCache = paletteCache
+    }
 
     public func resolve(_ layers: LookLayers) -> ResolvedLook {
         let readings = LookLayer.inputs.map { (layer: $0, reading: LayerReading(layers[$0], as: $0)) }
@@ -36,7 +43,7 @@ public struct Resolver: Sendable {
             appName: appName,
             appIcon: appIcon,
             branding: pick(\.branding, default: LookDefaults.branding),
-            palette: Palette(accent: accent.value),
+            palette: paletteCache?.palette(for: accent.value) ?? Palette(accent: accent.value),
             diagnostics: readings.flatMap(\.reading.diagnostics)
         )
     }

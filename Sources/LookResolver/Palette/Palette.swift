@@ -81,9 +81,12 @@ public struct Palette: Hashable, Sendable {
             bubbleText = .black
         }
         let direction = appearance.awayFromBackground
+        // On white, the tint's target (4.5:1 against white) is the bubble's own: reuse it when it was computed.
         // Against pure white or black the far end always reaches 4.5:1, so the adjustment cannot fail.
-        let tint = HueKeptAdjustment.adjust(accent, direction, toReach: Contrast.textMinimum, against: background)
-            ?? (direction == .darker ? .black : .white)
+        let tint = appearance == .light && bubbleText == .white
+            ? bubbleFill
+            : HueKeptAdjustment.adjust(accent, direction, toReach: Contrast.textMinimum, against: background)
+                ?? (direction == .darker ? .black : .white)
         if tint != accent {
             adjustments.append(.init(role: .tint, appearance: appearance, direction: direction, original: accent, adjusted: tint, against: background))
         }
