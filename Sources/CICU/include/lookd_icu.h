@@ -179,6 +179,10 @@ int32_t lookd_pattern_item_count(const lookd_pattern *pattern);
 /** Item `index`; its name or key text (UTF-8) goes to buffer, the return is that text's length. */
 int32_t lookd_pattern_get_item(const lookd_pattern *pattern, int32_t index, lookd_pattern_item *item,
                            char *buffer, int32_t capacity);
+/** The longest text the pattern can show (UTF-8): literal text with apostrophe quoting resolved, each simple
+ *  argument as U+FFFC, `#` as "#", and of each plural/select/choice the branch with the most code points.
+ *  Returns its length in bytes. */
+int32_t lookd_pattern_display_text(const lookd_pattern *pattern, char *buffer, int32_t capacity);
 
 #ifdef __cplusplus
 }
