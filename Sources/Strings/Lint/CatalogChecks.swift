@@ -4,6 +4,8 @@ struct CatalogChecks {
     private let source: SourceCatalog
     private let isSource: Bool
     private let language: String
+    /// The locale's likely script (e.g. "Latn"), from ICU's likely subtags.
+    private let script: String?
     private let plurals: PluralCoverage?
     private let allowIdentical: Set<String>
 
@@ -13,6 +15,7 @@ struct CatalogChecks {
         self.isSource = isSource
         let tag = emitter.locale
         self.language = LanguageTag.subtags(tag).language.lowercased()
+        self.script = LanguageTag.maximize(tag).flatMap { LanguageTag.subtags($0).script }
         self.plurals = LanguageTag.isWellFormed(tag) ? PluralCoverage(tag: tag) : nil
         self.allowIdentical = emitter.configuration.allowIdentical
     }
@@ -89,10 +92,23 @@ struct CatalogChecks {
         if entry.message == sourceMessage.entry.message, language != source.language,
            !allowIdentical.contains(entry.message),
            !allowIdentical.contains(structure.displayText.trimmingWhitespace()),
-           structure.displayText.unicodeScalars.contains(where: { $0.properties.isAlphabetic && $0 != MessageStructure.argumentPlaceholder }) {
+           identicalIsUnlikely(structure.displayText) {
             emitter.emit(.identicalToSource, at: value.contentStart, key: key,
                          "'\(key)' is identical to the source text; translate it, or allow it with \"allowIdentical\" in lookd-lint.json")
         }
+    }
+
+    /// An identical text is reported when the locale writes another script than the source (it cannot be a
+    /// translation), or when it has two or more words (a whole phrase rarely coincides). A single word in the
+    /// same script is often a loanword or cognate ("Support" in German, "Open" in Dutch) and is not reported; a
+    /// text without letters never is.
+    private func identicalIsUnlikely(_ displayText: String) -> Bool {
+        let words = displayText.split(whereSeparator: { $0.isWhitespace }).filter { word in
+            word.unicodeScalars.contains { $0.properties.isAlphabetic && $0 != MessageStructure.argumentPlaceholder }
+        }
+        if words.isEmpty { return false }
+        if let script, let sourceScript = source.script, script != sourceScript { return true }
+        return words.count >= 2
     }
 
     private mutating func reportSyntax(_ error: any Error, entry: CatalogDocument.Entry) {

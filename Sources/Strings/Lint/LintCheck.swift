@@ -112,7 +112,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
         case .missingDecimalCategory:
             "The locale has a category that only decimals or numbers above 1,000 select (e.g. French `many` for 1,000,000), and the plural lacks it."
         case .identicalToSource:
-            "The translation equals the source text in a locale of another language. Brand names and the like can be allowed in lookd-lint.json (`allowIdentical`). Texts without letters are never reported."
+            "The translation equals the source text in a locale of another language, and either the locale writes another script than the source or the text has two or more words (a single same-script word is often a loanword or cognate: \"Support\" in German). Brand names and the like can be allowed in lookd-lint.json (`allowIdentical`). Texts without letters are never reported."
         case .tooLong:
             "The longest text the message can show (longest plural/select branch, arguments not counted) has more characters than the source's maxLength."
         case .whitespace:

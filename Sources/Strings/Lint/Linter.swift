@@ -152,6 +152,8 @@ struct SourceCatalog: Sendable {
 
     let tag: String
     let language: String
+    /// The source's likely script (e.g. "Latn").
+    let script: String?
     let messages: [String: Message]
     /// Keys in file order.
     let keys: [String]
@@ -159,6 +161,7 @@ struct SourceCatalog: Sendable {
     init(document: CatalogDocument, tag: String) {
         self.tag = tag
         self.language = LanguageTag.subtags(tag).language.lowercased()
+        self.script = LanguageTag.maximize(tag).flatMap { LanguageTag.subtags($0).script }
         var messages: [String: Message] = [:]
         messages.reserveCapacity(document.entries.count)
         for entry in document.entries {

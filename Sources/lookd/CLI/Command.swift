@@ -22,6 +22,7 @@ enum CommandLineTool {
         MatchCommand.self,
         FormatCommand.self,
         LocalesCommand.self,
+        LintCommand.self,
     ]
 
     static func run(_ argv: [String]) -> Int32 {
