@@ -77,6 +77,16 @@ struct CatalogChecks {
             reportSyntax(error, entry: entry)
             return
         }
+        if MessageFormatValidation.needsValidation(structure),
+           let failure = MessageFormatValidation.error(pattern: entry.message, tag: plurals == nil ? "und" : emitter.locale) {
+            // ICU's MessageFormat seldom says where; then point at the first typed argument.
+            let typed = structure.arguments.first(where: MessageFormatValidation.needsValidation)
+            let offset = failure.offset > 0 ? failure.offset : (typed?.offset ?? 0)
+            emitter.emit(.syntaxError, at: entry.value.position(ofScalar: offset), key: entry.key,
+                         "'\(entry.key)' is not valid MessageFormat: \(Self.describe(failure.name)) (ICU: \(failure.name))",
+                         subject: failure.name)
+            return
+        }
         checkPlurals(structure, entry: entry)
         let maxLength = sourceMessage?.entry.maxLength ?? (isSource ? entry.maxLength : nil)
         if let maxLength {
