@@ -29,7 +29,16 @@ let package = Package(
         .executableTarget(name: "lookd", dependencies: ["LookResolver", "Strings"]),
 
         // Benchmarks: an executable, never timed tests. `make bench`.
-        .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings"], path: "Benchmarks/lookd-bench"),
+        .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings", "ICUAnchor"], path: "Benchmarks/lookd-bench"),
+
+        // Bench-only: raw ICU C++ doing what Strings does, timed in the same run (the `strings` suite's anchor).
+        .target(
+            name: "ICUAnchor",
+            dependencies: ["CICU"],
+            path: "Benchmarks/ICUAnchor",
+            cxxSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        ),
 
         .testTarget(name: "LookResolverTests", dependencies: ["LookResolver"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),

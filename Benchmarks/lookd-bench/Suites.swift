@@ -7,4 +7,5 @@ struct BenchmarkSuite: Sendable {
 /// Every suite, in the order `make bench` runs them.
 let benchmarkSuites: [BenchmarkSuite] = [
     lookSuite,
+    stringsSuite,
 ]

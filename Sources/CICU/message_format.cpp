@@ -81,14 +81,24 @@ extern "C" int32_t lookd_message_format(lookd_message *message, const lookd_argu
     if (count != static_cast<int32_t>(message->names.size())) {
         return -static_cast<int32_t>(U_ILLEGAL_ARGUMENT_ERROR);
     }
+    // Construct only `count` Formattables (each construction and dispose costs; most messages have 1-2).
     constexpr int32_t kInline = 8;
-    icu::Formattable inline_values[kInline];
-    std::unique_ptr<icu::Formattable[]> heap_values;
-    icu::Formattable *values = inline_values;
+    alignas(icu::Formattable) unsigned char inline_storage[kInline * sizeof(icu::Formattable)];
+    std::unique_ptr<unsigned char[]> heap_storage;
+    void *storage = inline_storage;
     if (count > kInline) {
-        heap_values.reset(new icu::Formattable[static_cast<size_t>(count)]);
-        values = heap_values.get();
+        heap_storage.reset(new unsigned char[static_cast<size_t>(count) * sizeof(icu::Formattable)]);
+        storage = heap_storage.get();
     }
+    icu::Formattable *values = static_cast<icu::Formattable *>(storage);
+    for (int32_t i = 0; i < count; i++) new (&values[i]) icu::Formattable();
+    struct Destroy {
+        icu::Formattable *values;
+        int32_t count;
+        ~Destroy() {
+            for (int32_t i = 0; i < count; i++) values[i].~Formattable();
+        }
+    } destroy{values, count};
     for (int32_t i = 0; i < count; i++) {
         const lookd_argument &argument = arguments[i];
         switch (argument.kind) {

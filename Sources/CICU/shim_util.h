@@ -4,7 +4,6 @@
 #include <unicode/locid.h>
 #include <unicode/stringpiece.h>
 #include <unicode/unistr.h>
-#include <unicode/bytestream.h>
 #include <cstring>
 #include <string>
 
@@ -22,13 +21,53 @@ inline int32_t copy_out(const std::string &text, char *buffer, int32_t capacity)
     return copy_out(text.data(), static_cast<int32_t>(text.size()), buffer, capacity);
 }
 
-/// Writes a UnicodeString as UTF-8 into buffer; returns the UTF-8 length it needs.
+/// Writes a UnicodeString as UTF-8 into buffer; returns the UTF-8 length it needs. A direct loop (no ByteSink
+/// virtual calls): most messages are short, and this runs on every format. Unpaired surrogates become U+FFFD.
 inline int32_t copy_out(const icu::UnicodeString &text, char *buffer, int32_t capacity) {
-    // Fast path: convert straight into the caller's buffer when it is big enough (the usual case).
-    icu::CheckedArrayByteSink sink(buffer, capacity > 0 ? capacity : 0);
-    text.toUTF8(sink);
-    if (!sink.Overflowed()) return sink.NumberOfBytesWritten();
-    return sink.NumberOfBytesAppended();
+    const char16_t *units = text.getBuffer();
+    int32_t count = text.length();
+    if (units == nullptr) return 0;
+    // Fast path: ASCII output that fits (most chat strings in Latin-script locales).
+    if (count <= capacity) {
+        int32_t i = 0;
+        while (i < count && units[i] < 0x80) {
+            buffer[i] = static_cast<char>(units[i]);
+            i++;
+        }
+        if (i == count) return count;
+    }
+    int32_t written = 0;
+    auto put = [&](uint8_t byte) {
+        if (written < capacity) buffer[written] = static_cast<char>(byte);
+        written++;
+    };
+    for (int32_t i = 0; i < count; i++) {
+        uint32_t c = units[i];
+        if (c < 0x80) {
+            put(static_cast<uint8_t>(c));
+            continue;
+        }
+        if (c >= 0xD800 && c <= 0xDBFF && i + 1 < count && units[i + 1] >= 0xDC00 && units[i + 1] <= 0xDFFF) {
+            c = 0x10000 + ((c - 0xD800) << 10) + (units[i + 1] - 0xDC00);
+            i++;
+        } else if (c >= 0xD800 && c <= 0xDFFF) {
+            c = 0xFFFD;
+        }
+        if (c < 0x800) {
+            put(static_cast<uint8_t>(0xC0 | (c >> 6)));
+            put(static_cast<uint8_t>(0x80 | (c & 0x3F)));
+        } else if (c < 0x10000) {
+            put(static_cast<uint8_t>(0xE0 | (c >> 12)));
+            put(static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F)));
+            put(static_cast<uint8_t>(0x80 | (c & 0x3F)));
+        } else {
+            put(static_cast<uint8_t>(0xF0 | (c >> 18)));
+            put(static_cast<uint8_t>(0x80 | ((c >> 12) & 0x3F)));
+            put(static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F)));
+            put(static_cast<uint8_t>(0x80 | (c & 0x3F)));
+        }
+    }
+    return written;
 }
 
 /// Parses a BCP 47 tag. Returns a bogus Locale when ICU cannot parse all of it.

@@ -15,6 +15,16 @@ public enum Argument: Sendable, Hashable {
     /// A moment in time; formatted in the process's default time zone (`TZ`).
     case date(Date)
 
+    /// The kind's bit position in accepted-kind masks.
+    var kindBit: UInt8 {
+        switch self {
+        case .string: 0
+        case .integer: 1
+        case .double: 2
+        case .date: 3
+        }
+    }
+
     /// A short name of the kind, for error messages: "string", "integer", "double" or "date".
     public var kindName: String {
         switch self {

@@ -17,8 +17,19 @@ public final class MessageFormatter: @unchecked Sendable {
     public let structure: MessageStructure
     /// Argument names in the shim's order.
     let names: [String]
-    /// Per name: every type it is used with, and whether a string for it is isolated.
-    private let uses: [(types: [ArgumentType], isolate: Bool)]
+    /// Per name: every type it is used with (for error messages).
+    private let useTypes: [[ArgumentType]]
+    /// Per argument, in the shim's order: what `format` needs on every call. Kept in memory owned by this
+    /// object (freed in deinit) rather than arrays, so the hot path does no reference counting for it.
+    private let plan: UnsafeMutableBufferPointer<Slot>
+
+    private struct Slot {
+        let name: String
+        /// Bit per accepted `Argument` kind (string, integer, double, date).
+        let accepted: UInt8
+        /// Whether a string for it is wrapped in isolates (only `{name}` uses).
+        let isolate: Bool
+    }
     private let outputCapacity: Int
 
     /// Parses `pattern` for `locale` (a BCP 47 tag). Throws `FormatError.invalidPattern` with ICU's error.
@@ -40,14 +51,34 @@ public final class MessageFormatter: @unchecked Sendable {
             ICUText.string(capacity: 32) { lookd_message_argument_name(opened, index, $0, $1) } ?? ""
         }
         let types = structure.argumentTypes
-        uses = names.map { name in
-            let used = Array(types[name] ?? [.string])
-            return (used, used.allSatisfy { $0 == .string })
+        useTypes = names.map { Array(types[$0] ?? [.string]) }
+        let slots = zip(names, useTypes).map { name, used in
+            let samples: [Argument] = [.string(""), .integer(0), .double(0), .date(Date(timeIntervalSince1970: 0))]
+            var accepted: UInt8 = 0
+            for (bit, sample) in samples.enumerated() where used.allSatisfy({ $0.accepts(sample) }) {
+                accepted |= 1 << UInt8(bit)
+            }
+            return Slot(name: name, accepted: accepted, isolate: used.allSatisfy { $0 == .string })
         }
-        outputCapacity = max(64, pattern.utf8.count * 2)
+        plan = .allocate(capacity: max(slots.count, 1))
+        _ = plan.initialize(from: slots)
+        outputCapacity = max(256, pattern.utf8.count * 2)
     }
 
-    deinit { lookd_message_close(handle) }
+    deinit {
+        lookd_message_close(handle)
+        _ = plan.prefix(names.count).deinitialize()
+        plan.deallocate()
+    }
+
+    /// `arguments[name]`. For the usual handful of arguments a scan is cheaper than hashing: comparing short
+    /// (small) strings is a 16-byte comparison, while every hash lookup pays for a full SipHash.
+    @inline(__always)
+    private static func lookup(_ name: String, in arguments: [String: Argument]) -> Argument? {
+        if arguments.count > 4 { return arguments[name] }
+        for (candidate, value) in arguments where candidate == name { return value }
+        return nil
+    }
 
     /// The distinct argument names the pattern uses.
     public var argumentNames: [String] { names }
@@ -57,14 +88,16 @@ public final class MessageFormatter: @unchecked Sendable {
     /// FSI…PDI unless `options.isolateStrings` is false.
     /// - Throws: `FormatError.missingArgument`, `.wrongArgumentType`, or `.icuFailure`; never returns partial text.
     public func format(_ arguments: [String: Argument], options: FormatOptions = .default, key: String? = nil) throws -> String {
+        let plan = self.plan
         let count = names.count
         return try withUnsafeTemporaryAllocation(of: lookd_argument.self, capacity: max(count, 1)) { slots in
-            var text: [UInt8] = []
+            var text: [UInt8]? = nil // only built when a string argument is present (no array traffic otherwise)
             for index in 0..<count {
-                let name = names[index]
-                guard let value = arguments[name] else { throw FormatError.missingArgument(name: name, key: key) }
-                let use = uses[index]
-                for type in use.types where !type.accepts(value) {
+                let use = plan[index]
+                let name = use.name
+                guard let value = Self.lookup(name, in: arguments) else { throw FormatError.missingArgument(name: name, key: key) }
+                guard use.accepted & (1 << value.kindBit) != 0 else {
+                    let type = useTypes[index].first { !$0.accepts(value) } ?? .string
                     throw FormatError.wrongArgumentType(name: name, key: key, expected: type.expectation, got: value.kindName)
                 }
                 var slot = lookd_argument()
@@ -72,9 +105,12 @@ public final class MessageFormatter: @unchecked Sendable {
                 case .string(let string):
                     let shown = options.isolateStrings && use.isolate ? BidiIsolation.isolate(string) : string
                     slot.kind = Int32(LOOKD_ARG_STRING)
-                    slot.offset = Int32(text.count)
+                    var bytes = text ?? []
+                    text = nil
+                    slot.offset = Int32(bytes.count)
                     slot.length = Int32(shown.utf8.count)
-                    text.append(contentsOf: shown.utf8)
+                    bytes.append(contentsOf: shown.utf8)
+                    text = bytes
                 case .integer(let integer):
                     slot.kind = Int32(LOOKD_ARG_INT64)
                     slot.integer = integer
@@ -88,13 +124,22 @@ public final class MessageFormatter: @unchecked Sendable {
                 (slots.baseAddress! + index).initialize(to: slot)
             }
             var failure: Int32 = 0
-            let result = text.withUnsafeBufferPointer { bytes -> String? in
-                let base = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
-                return ICUText.string(capacity: outputCapacity + text.count) { buffer, capacity in
+            let handle = self.handle
+            let capacity = outputCapacity + (text?.count ?? 0)
+            let run = { (base: UnsafePointer<CChar>?) -> String? in
+                ICUText.string(capacity: capacity) { buffer, capacity in
                     let written = lookd_message_format(handle, slots.baseAddress, Int32(count), base, buffer, capacity)
                     if written < 0 { failure = -written }
                     return written
                 }
+            }
+            let result: String?
+            if let text {
+                result = text.withUnsafeBufferPointer { bytes in
+                    run(bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) })
+                }
+            } else {
+                result = run(nil)
             }
             guard let result else { throw FormatError.icuFailure(key: key, error: ICUText.errorName(failure)) }
             return result

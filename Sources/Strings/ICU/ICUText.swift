@@ -17,22 +17,27 @@ enum ICUText {
     }
 
     /// Runs a shim function that writes UTF-8 into a buffer and returns the length it needs (negative = error),
-    /// growing the buffer once when the first capacity is too small. Returns nil on a negative result.
+    /// retrying once with a bigger buffer when the first is too small. Returns nil on a negative result.
+    /// Writes into a stack buffer and then makes the String, so short results (≤ 15 UTF-8 bytes) are small
+    /// strings (no allocation, fast hashing and comparison) and longer ones get an exactly sized allocation.
     @inline(__always)
     static func string(capacity: Int = 128, _ write: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String? {
-        var capacity = max(capacity, 16)
-        while true {
-            var needed: Int32 = 0
-            let text = String(unsafeUninitializedCapacity: capacity) { buffer in
-                needed = buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: capacity) {
-                    write($0, Int32(capacity))
-                }
-                return needed >= 0 && Int(needed) <= capacity ? Int(needed) : 0
-            }
-            if needed < 0 { return nil }
-            if Int(needed) <= capacity { return text }
-            capacity = Int(needed)
+        let first = min(max(capacity, 16), 2_048)
+        var needed: Int32 = 0
+        let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: first) { buffer -> String? in
+            needed = buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: first) { write($0, Int32(first)) }
+            guard needed >= 0, Int(needed) <= first else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<Int(needed)]), as: UTF8.self)
         }
+        if let text { return text }
+        if needed < 0 { return nil }
+        let size = Int(needed)
+        var again: Int32 = 0
+        let result = String(unsafeUninitializedCapacity: size) { buffer in
+            again = buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: size) { write($0, Int32(size)) }
+            return again >= 0 && Int(again) <= size ? Int(again) : 0
+        }
+        return again >= 0 && Int(again) <= size ? result : nil
     }
 
     /// The ICU error name for a (positive) UErrorCode, e.g. "U_ILLEGAL_ARGUMENT_ERROR".

@@ -55,10 +55,20 @@ public enum LanguageTag {
 
     /// Trims whitespace and turns `_` into `-`, the forms people and old systems send ("en_US", " de ").
     static func normalizeSeparators(_ tag: Substring) -> String {
+        // Fast path (the usual case): ASCII with nothing to trim or replace — no Character work at all.
+        let bytes = tag.utf8
+        if let first = bytes.first, let last = bytes.last, !isASCIISpace(first), !isASCIISpace(last), first < 0x80, last < 0x80,
+           !bytes.contains(UInt8(ascii: "_")) {
+            return String(tag)
+        }
         var trimmed = tag
         while let first = trimmed.first, first.isWhitespace { trimmed.removeFirst() }
         while let last = trimmed.last, last.isWhitespace { trimmed.removeLast() }
-        if !trimmed.contains("_") { return String(trimmed) }
-        return String(trimmed.map { $0 == "_" ? "-" : $0 })
+        if !trimmed.utf8.contains(UInt8(ascii: "_")) { return String(trimmed) }
+        return String(decoding: trimmed.utf8.map { $0 == UInt8(ascii: "_") ? UInt8(ascii: "-") : $0 }, as: UTF8.self)
+    }
+
+    private static func isASCIISpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 }

@@ -17,7 +17,8 @@ public final class LocaleNegotiator: Sendable {
     private let matcher: Matcher
     private let memo: NegotiationMemo
 
-    /// Builds a matcher over the 50 locales. Prefer `shared`.
+    /// Builds a matcher over the 50 locales, remembering up to 2 × `memoSize` recent answers (0: no memo).
+    /// Prefer `shared`.
     public init(memoSize: Int = 512) {
         matcher = Matcher()
         memo = NegotiationMemo(generationSize: memoSize)
@@ -33,7 +34,9 @@ public final class LocaleNegotiator: Sendable {
     public func negotiate(tags: [String]) -> LocaleTag {
         guard tags.count > 1 else { return negotiate(tag: tags.first ?? "") }
         let normalized = tags.map { LanguageTag.normalizeSeparators(Substring($0)) }
-        return memo.answer(.init(kind: .tagList, text: normalized.joined(separator: ","))) {
+        // Length-prefixed so that different lists can never share a key (["a,b", "c"] vs ["a", "b,c"]).
+        let key = normalized.map { "\($0.utf8.count):\($0)" }.joined()
+        return memo.answer(.init(kind: .tagList, text: key)) {
             matcher.best(for: normalized).locale
         }
     }

@@ -3,9 +3,10 @@ import Synchronization
 /// A bounded memo of recent negotiation answers: two generations of at most `generationSize` entries each;
 /// when the young generation fills, it becomes the old one and the previous old one is dropped. A hit in the
 /// old generation is promoted. Memory stays under 2 × `generationSize` entries whatever the input.
+/// A `generationSize` of 0 turns the memo off.
 final class NegotiationMemo: Sendable {
     struct Key: Hashable, Sendable {
-        enum Kind: UInt8, Sendable { case tag, tagList, acceptLanguage, explicitAndAccept }
+        enum Kind: UInt8, Sendable { case tag, tagList, acceptLanguage }
         let kind: Kind
         let text: String
     }
@@ -20,7 +21,7 @@ final class NegotiationMemo: Sendable {
     }
 
     func answer(_ key: Key, compute: () -> LocaleTag) -> LocaleTag {
-        guard key.text.utf8.count <= Self.maximumKeyLength else { return compute() }
+        guard generationSize > 0, key.text.utf8.count <= Self.maximumKeyLength else { return compute() }
         let remembered: LocaleTag? = state.withLock { state in
             if let hit = state.young[key] { return hit }
             if let hit = state.old[key] {
