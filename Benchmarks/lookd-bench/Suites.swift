@@ -8,4 +8,5 @@ struct BenchmarkSuite: Sendable {
 let benchmarkSuites: [BenchmarkSuite] = [
     lookSuite,
     stringsSuite,
+    lintSuite,
 ]

@@ -17,7 +17,6 @@ public struct SARIFReporter: LintReporter {
                 "shortDescription": ["text": check.title],
                 "fullDescription": ["text": check.explanation],
                 "defaultConfiguration": ["level": check.defaultSeverity == .error ? "error" : "warning"],
-                "helpUri": "docs/lint.md#\(check.code)",
                 "help": ["text": check.explanation],
             ]
         }
