@@ -6,11 +6,15 @@ import Strings
 /// files included), and the same content through translate-toolkit's `pofilter` in the same run. The PO files
 /// are written before pofilter's clock starts. Target: lint ≤ 2 s and ≥ 10× faster than pofilter.
 ///
+/// LOOKD_LINT_BENCH_DIR=DIR keeps the generated catalogs and PO files in DIR.
 /// pofilter comes from `make bench` (a venv in .build/pofilter-venv); set LOOKD_POFILTER to use another.
 let lintSuite = BenchmarkSuite(name: "lint") {
     let keyCount = 2_000
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lookd-lint-bench-\(getpid())")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    // LOOKD_LINT_BENCH_DIR keeps the generated files there (to run `lookd lint` on them by hand).
+    let kept = ProcessInfo.processInfo.environment["LOOKD_LINT_BENCH_DIR"]
+    let folder = kept.map { URL(fileURLWithPath: $0) }
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("lookd-lint-bench-\(getpid())")
+    defer { if kept == nil { try? FileManager.default.removeItem(at: folder) } }
     let catalogs = folder.appendingPathComponent("catalogs")
     let poFolder = folder.appendingPathComponent("po")
     let poOut = folder.appendingPathComponent("po-out")
@@ -21,7 +25,7 @@ let lintSuite = BenchmarkSuite(name: "lint") {
         return
     }
 
-    let generated = LintBenchContent(keyCount: keyCount)
+    var generated = LintBenchContent(keyCount: keyCount)
     do {
         try generated.write(catalogs: catalogs, po: poFolder)
     } catch {

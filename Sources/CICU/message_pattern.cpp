@@ -3,7 +3,6 @@
 #include "lookd_icu.h"
 #include "parse_error.h"
 #include "shim_util.h"
-#include "message_text.h"
 #include <unicode/messagepattern.h>
 #include <new>
 #include <string>
@@ -14,7 +13,6 @@ using lookd_shim::copy_out;
 struct lookd_pattern {
     std::vector<lookd_pattern_item> items;
     std::vector<std::string> texts; // UTF-8 name or key of each item
-    std::string display;            // lookd_shim::display_text (for the linter)
 };
 
 namespace {
@@ -124,12 +122,7 @@ extern "C" lookd_pattern *lookd_pattern_parse(const char *pattern, int32_t lengt
             break;
         }
     }
-    result->display = lookd_shim::display_text(structure);
     return result;
-}
-
-extern "C" int32_t lookd_pattern_display_text(const lookd_pattern *pattern, char *buffer, int32_t capacity) {
-    return copy_out(pattern->display, buffer, capacity);
 }
 
 extern "C" void lookd_pattern_close(lookd_pattern *pattern) { delete pattern; }

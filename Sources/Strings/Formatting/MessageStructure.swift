@@ -26,13 +26,6 @@ public struct MessageStructure: Sendable, Hashable {
 
     public let arguments: [ArgumentUse]
     public let selectors: [Selector]
-    /// The longest text the pattern can show: literal text with apostrophe quoting resolved, each simple
-    /// argument as U+FFFC (`MessageStructure.argumentPlaceholder`), `#` as "#", and of each plural/select the
-    /// branch with the most code points. What a linter measures for length, whitespace and final punctuation.
-    public let displayText: String
-
-    /// Stands for a simple argument in `displayText`.
-    public static let argumentPlaceholder: Unicode.Scalar = "\u{FFFC}"
 
     /// The distinct argument names, in order of first use.
     public var argumentNames: [String] {
@@ -84,7 +77,6 @@ public struct MessageStructure: Sendable, Hashable {
         }
         self.arguments = arguments
         self.selectors = selectors
-        self.displayText = ICUText.string(capacity: max(64, pattern.utf8.count + 8)) { lookd_pattern_display_text(handle, $0, $1) } ?? ""
     }
 
     static func errorName(_ error: lookd_parse_error) -> String {

@@ -14,9 +14,10 @@ struct CatalogChecks {
         self.source = source
         self.isSource = isSource
         let tag = emitter.locale
+        let wellFormed = LanguageTag.isWellFormed(tag)
         self.language = LanguageTag.subtags(tag).language.lowercased()
-        self.script = LanguageTag.maximize(tag).flatMap { LanguageTag.subtags($0).script }
-        self.plurals = LanguageTag.isWellFormed(tag) ? PluralCoverage(tag: tag) : nil
+        self.script = wellFormed ? LanguageTag.maximize(tag).flatMap { LanguageTag.subtags($0).script } : nil
+        self.plurals = wellFormed ? PluralCoverage.forLocale(tag) : nil
         self.allowIdentical = emitter.configuration.allowIdentical
     }
 
@@ -35,24 +36,23 @@ struct CatalogChecks {
                          "key '\(duplicate.key)'\(scope) is also written on line \(duplicate.firstLine); JSON decoders keep only this last one",
                          subject: (duplicate.path + [duplicate.key]).joined(separator: "."))
         }
-        var seen: Set<String> = []
-        seen.reserveCapacity(document.entries.count)
+        var seen = [Bool](repeating: false, count: source.keys.count)
         for entry in document.entries {
-            seen.insert(entry.key)
-            checkMessage(entry)
+            let sourceMessage = source.messages[entry.key]
+            if let sourceMessage { seen[sourceMessage.index] = true }
+            checkMessage(entry, sourceMessage)
         }
         if !isSource {
-            for key in source.keys where !seen.contains(key) {
+            for (index, key) in source.keys.enumerated() where !seen[index] {
                 emitter.emit(.missingKey, at: .start, key: key, "missing key '\(key)'")
             }
         }
         return emitter
     }
 
-    private mutating func checkMessage(_ entry: CatalogDocument.Entry) {
+    private mutating func checkMessage(_ entry: CatalogDocument.Entry, _ sourceMessage: SourceCatalog.Message?) {
         let key = entry.key
         let value = entry.value
-        let sourceMessage = source.messages[key]
         if !isSource, sourceMessage == nil {
             emitter.emit(.extraKey, at: entry.keyPosition, key: key, "key '\(key)' is not in the source catalog")
         }
@@ -60,49 +60,51 @@ struct CatalogChecks {
             emitter.emit(.emptyValue, at: value.quote, key: key, "'\(key)' is empty")
             return
         }
-        if let control = TextChecks.controlCharacters(entry.message) {
-            let name = "U+" + String(control.scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
-            let more = control.count > 1 ? " (and \(control.count - 1) more)" : ""
-            emitter.emit(.controlCharacter, at: value.position(ofScalar: control.offset), key: key,
-                         "control character \(name) in '\(key)'\(more)")
-        }
-        if let bidi = TextChecks.unbalancedBidi(entry.message) {
-            emitter.emit(.unbalancedBidi, at: value.position(ofScalar: bidi.offset), key: key, "'\(key)': \(bidi.problem)")
+        if TextChecks.mayHaveControlOrBidi(entry.message) {
+            if let control = TextChecks.controlCharacters(entry.message) {
+                let name = "U+" + String(control.scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+                let more = control.count > 1 ? " (and \(control.count - 1) more)" : ""
+                emitter.emit(.controlCharacter, at: value.position(ofScalar: control.offset), key: key,
+                             "control character \(name) in '\(key)'\(more)")
+            }
+            if let bidi = TextChecks.unbalancedBidi(entry.message) {
+                emitter.emit(.unbalancedBidi, at: value.position(ofScalar: bidi.offset), key: key, "'\(key)': \(bidi.problem)")
+            }
         }
 
-        let structure: MessageStructure
-        do {
-            structure = try MessageStructure(pattern: entry.message)
-        } catch {
-            reportSyntax(error, entry: entry)
+        let pattern: LintPattern
+        switch LintPattern.parse(entry.message) {
+        case .success(let parsed): pattern = parsed
+        case .failure(let failure):
+            reportSyntax(failure, entry: entry)
             return
         }
-        if MessageFormatValidation.needsValidation(structure),
+        if pattern.needsMessageFormatValidation,
            let failure = MessageFormatValidation.error(pattern: entry.message, tag: plurals == nil ? "und" : emitter.locale) {
             // ICU's MessageFormat seldom says where; then point at the first typed argument.
-            let typed = structure.arguments.first(where: MessageFormatValidation.needsValidation)
+            let typed = pattern.arguments.first { $0.type.needsMessageFormatValidation }
             let offset = failure.offset > 0 ? failure.offset : (typed?.offset ?? 0)
-            emitter.emit(.syntaxError, at: entry.value.position(ofScalar: offset), key: entry.key,
-                         "'\(entry.key)' is not valid MessageFormat: \(Self.describe(failure.name)) (ICU: \(failure.name))",
+            emitter.emit(.syntaxError, at: value.position(ofScalar: offset), key: key,
+                         "'\(key)' is not valid MessageFormat: \(Self.describe(failure.name)) (ICU: \(failure.name))",
                          subject: failure.name)
             return
         }
-        checkPlurals(structure, entry: entry)
-        let maxLength = sourceMessage?.entry.maxLength ?? (isSource ? entry.maxLength : nil)
-        if let maxLength {
-            let length = structure.displayText.filter { $0 != Character(MessageStructure.argumentPlaceholder) }.count
+        checkPlurals(pattern, entry: entry)
+        if let maxLength = sourceMessage?.entry.maxLength ?? (isSource ? entry.maxLength : nil),
+           pattern.displayCodePoints > maxLength { // code points bound characters from above
+            let length = pattern.displayText.count { $0 != Character(LintPattern.placeholder) }
             if length > maxLength {
                 emitter.emit(.tooLong, at: value.contentStart, key: key,
                              "'\(key)' can show \(length) characters; the source allows at most \(maxLength) (arguments not counted)")
             }
         }
-        guard !isSource, let sourceMessage, let sourceStructure = sourceMessage.structure else { return }
-        checkArguments(structure, against: sourceStructure, entry: entry)
-        checkEdges(structure.displayText, against: sourceStructure.displayText, entry: entry)
+        guard !isSource, let sourceMessage, let sourcePattern = sourceMessage.pattern else { return }
+        checkArguments(pattern, against: sourceMessage, entry: entry)
+        checkEdges(pattern.displayText, against: sourcePattern.displayText, entry: entry)
         if entry.message == sourceMessage.entry.message, language != source.language,
            !allowIdentical.contains(entry.message),
-           !allowIdentical.contains(structure.displayText.trimmingWhitespace()),
-           identicalIsUnlikely(structure.displayText) {
+           !allowIdentical.contains(pattern.displayText.trimmingWhitespace()),
+           identicalIsUnlikely(pattern.displayText) {
             emitter.emit(.identicalToSource, at: value.contentStart, key: key,
                          "'\(key)' is identical to the source text; translate it, or allow it with \"allowIdentical\" in lookd-lint.json")
         }
@@ -114,25 +116,22 @@ struct CatalogChecks {
     /// text without letters never is.
     private func identicalIsUnlikely(_ displayText: String) -> Bool {
         let words = displayText.split(whereSeparator: { $0.isWhitespace }).filter { word in
-            word.unicodeScalars.contains { $0.properties.isAlphabetic && $0 != MessageStructure.argumentPlaceholder }
+            word.unicodeScalars.contains { $0.properties.isAlphabetic && $0 != LintPattern.placeholder }
         }
         if words.isEmpty { return false }
         if let script, let sourceScript = source.script, script != sourceScript { return true }
         return words.count >= 2
     }
 
-    private mutating func reportSyntax(_ error: any Error, entry: CatalogDocument.Entry) {
-        guard case FormatError.invalidPattern(_, let name, let offset) = error else {
-            emitter.emit(.syntaxError, at: entry.value.contentStart, key: entry.key, "'\(entry.key)' does not parse: \(error)")
-            return
-        }
-        if name == "U_DEFAULT_KEYWORD_MISSING" {
+    private mutating func reportSyntax(_ failure: LintPattern.ParseFailure, entry: CatalogDocument.Entry) {
+        if failure.name == "U_DEFAULT_KEYWORD_MISSING" {
             emitter.emit(.missingOther, at: entry.value.contentStart, key: entry.key,
-                         "'\(entry.key)': a plural, selectordinal or select has no 'other' case (ICU: \(name))")
+                         "'\(entry.key)': a plural, selectordinal or select has no 'other' case (ICU: \(failure.name))")
             return
         }
-        emitter.emit(.syntaxError, at: entry.value.position(ofScalar: offset), key: entry.key,
-                     "'\(entry.key)' is not valid MessageFormat: \(Self.describe(name)) (ICU: \(name))", subject: name)
+        emitter.emit(.syntaxError, at: entry.value.position(ofScalar: failure.offset), key: entry.key,
+                     "'\(entry.key)' is not valid MessageFormat: \(Self.describe(failure.name)) (ICU: \(failure.name))",
+                     subject: failure.name)
     }
 
     static func describe(_ icuError: String) -> String {
@@ -144,17 +143,17 @@ struct CatalogChecks {
         case "U_UNDEFINED_KEYWORD": "unknown plural keyword"
         case "U_ARGUMENT_TYPE_MISMATCH": "argument type mismatch"
         case "U_INDEX_OUTOFBOUNDS_ERROR": "number out of range"
+        case "U_NUMBER_SKELETON_SYNTAX_ERROR": "bad number skeleton"
         default: "the pattern does not parse"
         }
     }
 
-    private mutating func checkPlurals(_ structure: MessageStructure, entry: CatalogDocument.Entry) {
+    private mutating func checkPlurals(_ pattern: LintPattern, entry: CatalogDocument.Entry) {
         guard let plurals else { return }
-        for (index, argument) in structure.arguments.enumerated() where argument.type == .plural {
-            let selectors = structure.selectors.filter { $0.argument == index }
-            let keys = selectors.map(\.key)
+        for (index, argument) in pattern.arguments.enumerated() where argument.type == .plural {
+            let selectors = pattern.selectors.filter { $0.argument == index }
             let at = entry.value.position(ofScalar: argument.offset)
-            for gap in plurals.gaps(keys: keys) {
+            for gap in plurals.gaps(keys: selectors.map(\.key)) {
                 switch gap {
                 case .missingInteger(let category, let examples):
                     let list = examples.map(String.init).joined(separator: ", ")
@@ -168,58 +167,51 @@ struct CatalogChecks {
                 case .unreachable(let keyIndex):
                     let selector = selectors[keyIndex]
                     emitter.emit(.unreachablePluralCategory, at: entry.value.position(ofScalar: selector.offset), key: entry.key,
-                                 "'\(entry.key)': plural case '\(selector.key)' is never selected in \(emitter.locale) (categories: \(plurals.categories.sorted().map(\.rawValue).joined(separator: ", ")))",
+                                 "'\(entry.key)': plural case '\(selector.key)' is never selected in \(emitter.locale) (categories: \(plurals.categoryNames))",
                                  subject: "\(argument.name):\(selector.key)")
                 }
             }
         }
     }
 
-    private mutating func checkArguments(_ structure: MessageStructure, against sourceStructure: MessageStructure,
+    private mutating func checkArguments(_ pattern: LintPattern, against sourceMessage: SourceCatalog.Message,
                                          entry: CatalogDocument.Entry) {
-        let sourceTypes = sourceStructure.argumentTypes
-        let types = structure.argumentTypes
-        for name in structure.argumentNames where sourceTypes[name] == nil {
-            let use = structure.arguments.first { $0.name == name }!
-            let known = sourceStructure.argumentNames.map { "{\($0)}" }.joined(separator: ", ")
+        let expected = sourceMessage.signature
+        let actual = pattern.argumentSignature
+        for argument in actual where !expected.contains(where: { $0.name == argument.name }) {
+            let use = pattern.arguments.first { $0.name == argument.name }!
+            let known = expected.map { "{\($0.name)}" }.joined(separator: ", ")
             emitter.emit(.argumentMismatch, at: entry.value.position(ofScalar: use.offset), key: entry.key,
-                         "'\(entry.key)' uses {\(name)}, which the source does not have (source: \(known.isEmpty ? "no arguments" : known))",
-                         subject: "extra:\(name)")
+                         "'\(entry.key)' uses {\(argument.name)}, which the source does not have (source: \(known.isEmpty ? "no arguments" : known))",
+                         subject: "extra:\(argument.name)")
         }
-        for name in sourceStructure.argumentNames where types[name] == nil {
+        for argument in expected where !actual.contains(where: { $0.name == argument.name }) {
             emitter.emit(.argumentMismatch, at: entry.value.contentStart, key: entry.key,
-                         "'\(entry.key)' drops {\(name)}, which the source uses", subject: "missing:\(name)")
+                         "'\(entry.key)' drops {\(argument.name)}, which the source uses", subject: "missing:\(argument.name)")
         }
-        for name in structure.argumentNames {
-            guard let expected = sourceTypes[name], let actual = types[name] else { continue }
-            let wanted = Self.essential(expected)
-            let got = Self.essential(actual)
+        for argument in actual {
+            guard let wanted = expected.first(where: { $0.name == argument.name })?.types.essential else { continue }
+            let got = argument.types.essential
             guard wanted != got else { continue }
-            let use = structure.arguments.first { $0.name == name && !wanted.contains($0.type) } ?? structure.arguments.first { $0.name == name }!
+            let use = pattern.arguments.first { $0.name == argument.name && !wanted.contains($0.type) }
+                ?? pattern.arguments.first { $0.name == argument.name }!
             emitter.emit(.argumentType, at: entry.value.position(ofScalar: use.offset), key: entry.key,
-                         "'\(entry.key)': {\(name)} is \(Self.describe(wanted)) in the source but \(Self.describe(got)) here",
-                         subject: name)
+                         "'\(entry.key)': {\(argument.name)} is \(wanted.description) in the source but \(got.description) here",
+                         subject: argument.name)
         }
-    }
-
-    /// The types that matter: a plain `{name}` next to a typed use of the same argument adds nothing.
-    private static func essential(_ types: Set<ArgumentType>) -> Set<ArgumentType> {
-        types.count > 1 ? types.subtracting([.string]) : types
-    }
-
-    private static func describe(_ types: Set<ArgumentType>) -> String {
-        types.map(\.rawValue).sorted().map { $0 == "string" ? "plain" : $0 }.joined(separator: " and ")
     }
 
     private mutating func checkEdges(_ text: String, against sourceText: String, entry: CatalogDocument.Entry) {
         let edges = TextChecks.edgeWhitespace(text)
         let sourceEdges = TextChecks.edgeWhitespace(sourceText)
-        for (side, here, there) in [("leading", edges.leading, sourceEdges.leading), ("trailing", edges.trailing, sourceEdges.trailing)]
-            where here != there {
-            let position = side == "leading" ? entry.value.contentStart : entry.value.position(ofScalar: entry.value.scalarCount - 1)
-            emitter.emit(.whitespace, at: position, key: entry.key,
-                         "'\(entry.key)' \(here ? "has" : "lacks") \(side) whitespace \(here ? "that the source does not have" : "that the source has")",
-                         subject: side)
+        if edges != sourceEdges {
+            for (side, here, there) in [("leading", edges.leading, sourceEdges.leading), ("trailing", edges.trailing, sourceEdges.trailing)]
+                where here != there {
+                let position = side == "leading" ? entry.value.contentStart : entry.value.position(ofScalar: entry.value.scalarCount - 1)
+                emitter.emit(.whitespace, at: position, key: entry.key,
+                             "'\(entry.key)' \(here ? "has" : "lacks") \(side) whitespace \(here ? "that the source does not have" : "that the source has")",
+                             subject: side)
+            }
         }
         let mine = TextChecks.finalPunctuation(text, language: language)
         let theirs = TextChecks.finalPunctuation(sourceText, language: source.language)

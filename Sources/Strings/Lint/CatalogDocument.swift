@@ -63,21 +63,26 @@ struct CatalogDocument: Sendable {
                                         message: "the top level must be a JSON object of key → message"))
                 return
             }
-            findDuplicates(in: members, path: [])
             readEntries(members)
         }
     }
 
     private mutating func readEntries(_ members: [JSONMember]) {
         var indexByKey: [String: Int] = [:]
+        var malformedLine: [String: Int] = [:] // keys whose (first) entry had the wrong shape
         indexByKey.reserveCapacity(members.count)
         for member in members {
             let key = member.key.value
+            let existing = indexByKey[key]
+            if let line = existing.map({ entries[$0].keyPosition.line }) ?? (malformedLine.isEmpty ? nil : malformedLine[key]) {
+                duplicates.append(Duplicate(key: key, position: member.key.quote, firstLine: line, path: []))
+            }
             var entry: Entry?
             switch member.value {
             case .string(let token):
                 entry = Entry(key: key, keyPosition: member.key.quote, value: token, maxLength: nil)
             case .object(_, let fields):
+                findDuplicates(in: fields, path: [key])
                 var message: JSONStringToken?
                 var maxLength: Int?
                 for field in fields {
@@ -98,11 +103,12 @@ struct CatalogDocument: Sendable {
                 break
             }
             guard let entry else {
+                if existing == nil, malformedLine[key] == nil { malformedLine[key] = member.key.quote.line }
                 problems.append(Problem(check: .invalidJSON, position: member.value.position, key: key,
                                         message: "'\(key)' must map to a message string or an object with a string \"message\""))
                 continue
             }
-            if let existing = indexByKey[key] {
+            if let existing {
                 entries[existing] = entry
             } else {
                 indexByKey[key] = entries.count

@@ -145,9 +145,13 @@ struct Emitter {
 /// The source catalog, parsed once and shared by every locale's checks.
 struct SourceCatalog: Sendable {
     struct Message: Sendable {
+        /// The key's position in `keys`.
+        let index: Int
         let entry: CatalogDocument.Entry
         /// Nil when the source pattern itself does not parse (reported on the source file).
-        let structure: MessageStructure?
+        let pattern: LintPattern?
+        /// Each argument name once with its types.
+        let signature: [(name: String, types: ArgumentTypeSet)]
     }
 
     let tag: String
@@ -164,8 +168,9 @@ struct SourceCatalog: Sendable {
         self.script = LanguageTag.maximize(tag).flatMap { LanguageTag.subtags($0).script }
         var messages: [String: Message] = [:]
         messages.reserveCapacity(document.entries.count)
-        for entry in document.entries {
-            messages[entry.key] = Message(entry: entry, structure: try? MessageStructure(pattern: entry.message))
+        for (index, entry) in document.entries.enumerated() {
+            let pattern = try? LintPattern.parse(entry.message).get()
+            messages[entry.key] = Message(index: index, entry: entry, pattern: pattern, signature: pattern?.argumentSignature ?? [])
         }
         self.messages = messages
         self.keys = document.entries.map(\.key)

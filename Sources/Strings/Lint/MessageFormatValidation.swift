@@ -17,16 +17,4 @@ enum MessageFormatValidation {
         }
         return (MessageStructure.errorName(error), Int(error.code_point_offset))
     }
-
-    /// Whether a structure has arguments whose type or style only MessageFormat checks.
-    static func needsValidation(_ structure: MessageStructure) -> Bool {
-        structure.arguments.contains(where: needsValidation)
-    }
-
-    static func needsValidation(_ use: MessageStructure.ArgumentUse) -> Bool {
-        switch use.type {
-        case .number, .date, .time, .other, .choice, .selectordinal: true
-        case .string, .plural, .select: false
-        }
-    }
 }

@@ -1,10 +1,14 @@
+import Synchronization
+
 /// What a locale's plural rules (from the ICU in use, never a table) demand of a `plural` argument, and how a
-/// plural's keys measure up against them.
+/// plural's keys measure up against them. Built once per locale and cached.
 struct PluralCoverage: Sendable {
     /// Every category the locale has.
     let categories: Set<PluralCategory>
     /// The integers 0…1,000 that select each category (categories no such integer selects are absent).
     let integers: [PluralCategory: [Int]]
+    /// "one, few, many, other", for messages.
+    let categoryNames: String
 
     static let integerLimit = 1_000
 
@@ -17,6 +21,17 @@ struct PluralCoverage: Sendable {
             integers[rules.category(for: Int64(value)), default: []].append(value)
         }
         self.integers = integers
+        categoryNames = rules.categories.map(\.rawValue).joined(separator: ", ")
+    }
+
+    private static let cache = Mutex<[String: PluralCoverage?]>([:])
+
+    /// The coverage of `tag`, computed once per process.
+    static func forLocale(_ tag: String) -> PluralCoverage? {
+        if let cached = cache.withLock({ $0[tag] }) { return cached }
+        let coverage = PluralCoverage(tag: tag)
+        cache.withLock { $0[tag] = .some(coverage) }
+        return coverage
     }
 
     enum Gap {
@@ -30,17 +45,16 @@ struct PluralCoverage: Sendable {
 
     /// The gaps of one plural's keys ("one", "=0", "other", …). `other` itself is ICU's parser's business.
     func gaps(keys: [String]) -> [Gap] {
-        var present: Set<PluralCategory> = []
-        var exact: Set<Int> = []
+        var present: [PluralCategory] = []
+        var exact: [Int] = []
         var gaps: [Gap] = []
         for (index, key) in keys.enumerated() {
             if key.hasPrefix("=") {
-                if let value = Int(key.dropFirst()) { exact.insert(value) }
+                if let value = Int(key.dropFirst()) { exact.append(value) }
                 continue
             }
-            if key.hasPrefix("offset:") { continue }
             if let category = PluralCategory(rawValue: key), categories.contains(category) {
-                present.insert(category)
+                present.append(category)
             } else {
                 gaps.append(.unreachable(keyIndex: index))
             }

@@ -1,6 +1,20 @@
 /// Character-level checks on one message value: control characters, bidi balance, edge whitespace and final
 /// punctuation. Pure functions over Unicode scalars; offsets are scalar indices into the value.
 enum TextChecks {
+    /// False when the UTF-8 has no byte that could start a control character (C0, DEL, C1) or a bidi control
+    /// (U+202A…202E, U+2066…2069 all start with 0xE2): the usual case, decided without decoding.
+    static func mayHaveControlOrBidi(_ value: String) -> Bool {
+        var copy = value
+        return copy.withUTF8 { bytes in
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if byte < 0x20 || byte == 0x7F || byte == 0xE2 || (previous == 0xC2 && byte < 0xA0) { return true }
+                previous = byte
+            }
+            return false
+        }
+    }
+
     /// The first control character other than newline and tab (C0, DEL, C1), and how many there are.
     static func controlCharacters(_ value: String) -> (offset: Int, scalar: Unicode.Scalar, count: Int)? {
         var first: (Int, Unicode.Scalar)?
@@ -61,8 +75,18 @@ enum TextChecks {
     }
 
     /// Whether a display text starts / ends with whitespace.
-    static func edgeWhitespace(_ text: String) -> (leading: Bool, trailing: Bool) {
-        (text.unicodeScalars.first?.properties.isWhitespace ?? false, text.unicodeScalars.last?.properties.isWhitespace ?? false)
+    static func edgeWhitespace(_ text: String) -> Edges {
+        Edges(leading: text.unicodeScalars.first.map(isWhitespace) ?? false, trailing: text.unicodeScalars.last.map(isWhitespace) ?? false)
+    }
+
+    struct Edges: Equatable {
+        let leading: Bool
+        let trailing: Bool
+    }
+
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar == " " || (0x09...0x0D).contains(scalar.value) }
+        return scalar.properties.isWhitespace
     }
 
     /// How a display text ends, for comparing sentence-final punctuation across scripts.
@@ -75,7 +99,7 @@ enum TextChecks {
     /// (Greek writes the question mark as ';').
     static func finalPunctuation(_ text: String, language: String) -> FinalPunctuation {
         var scalars = Substring(text).unicodeScalars[...]
-        while let last = scalars.last, last.properties.isWhitespace || closers.contains(last) { scalars.removeLast() }
+        while let last = scalars.last, isWhitespace(last) || closers.contains(last) { scalars.removeLast() }
         guard let last = scalars.last else { return .none }
         switch last {
         case "…", "⋯", "︙": return .ellipsis

@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func pluralCategoriesComeFromICU() throws {
-        let ar = try #require(PluralCoverage(tag: "ar"))
+        let ar = try #require(PluralCoverage.forLocale("ar"))
         #expect(ar.categories == [.zero, .one, .two, .few, .many, .other])
         #expect(ar.integers[.few]?.prefix(3) == [3, 4, 5])
         let fr = try #require(PluralCoverage(tag: "fr"))
@@ -124,7 +124,23 @@ import Testing
     }
 
     @Test func displayTextFollowsICU() throws {
-        let structure = try MessageStructure(pattern: "It''s '{'{n}'}' {n, plural, one {# a} other {# bb}}!")
-        #expect(structure.displayText == "It's {\u{FFFC}} # bb!")
+        let pattern = try LintPattern.parse("It''s '{'{n}'}' {n, plural, one {# a} other {# bb}}! Ünïcödé 😀").get()
+        #expect(pattern.displayText == "It's {\u{FFFC}} # bb! Ünïcödé 😀")
+        #expect(pattern.displayCodePoints == pattern.displayText.unicodeScalars.count)
+        #expect(pattern.arguments.map(\.name) == ["n", "n"])
+        #expect(pattern.arguments.map(\.type) == [.string, .plural])
+        #expect(pattern.selectors.map(\.key) == ["one", "other"])
+        #expect(pattern.selectors.map(\.argument) == [1, 1])
+        #expect(pattern.arguments.map(\.offset) == [10, 17])
+    }
+
+    @Test func bigPatternsGrowTheBuffers() throws {
+        let cases = (0..<60).map { "k\($0) {{name\($0)} \(String(repeating: "é", count: 40))}" }.joined(separator: " ")
+        let pattern = try LintPattern.parse("{x, select, \(cases) other {∅}}").get()
+        #expect(pattern.arguments.count == 61)
+        #expect(pattern.selectors.count == 61)
+        #expect(pattern.selectors.last?.argument == 0)
+        #expect(pattern.arguments.last?.name == "name59")
+        #expect(pattern.displayCodePoints == 1 + 1 + 40)
     }
 }
