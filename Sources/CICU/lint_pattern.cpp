@@ -232,7 +232,9 @@ extern "C" int32_t lookd_lint_pattern(const char *pattern, int32_t length, lookd
                 item->offset = points(part.getIndex());
                 item->text_start = name_start;
                 item->text_length = name_writer.length - name_start;
-                item->style_offset = -1;
+                item->type_start = -1;
+                item->type_length = 0;
+                item->style_start = -1;
                 item->style_length = 0;
             }
             if (!selector && !open_arguments.empty()) {
@@ -246,14 +248,22 @@ extern "C" int32_t lookd_lint_pattern(const char *pattern, int32_t length, lookd
             if (!open_arguments.empty()) {
                 int32_t type = simple_type(text, part);
                 open_types.back() = type;
-                if (lookd_lint_item *item = item_at(open_arguments.back())) item->type = type;
+                int32_t start = name_writer.length;
+                name_writer.utf16(text, part.getIndex(), part.getLimit());
+                if (lookd_lint_item *item = item_at(open_arguments.back())) {
+                    item->type = type;
+                    item->type_start = start;
+                    item->type_length = name_writer.length - start;
+                }
             }
             break;
         case UMSGPAT_PART_TYPE_ARG_STYLE:
             if (!open_arguments.empty()) {
+                int32_t start = name_writer.length;
+                name_writer.utf16(text, part.getIndex(), part.getLimit());
                 if (lookd_lint_item *item = item_at(open_arguments.back())) {
-                    item->style_offset = points(part.getIndex());
-                    item->style_length = points(part.getLimit()) - item->style_offset;
+                    item->style_start = start;
+                    item->style_length = name_writer.length - start;
                 }
             }
             break;

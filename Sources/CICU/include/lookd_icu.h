@@ -190,7 +190,9 @@ typedef struct lookd_lint_item {
     int32_t offset;       /* the name's or key's start, in code points from the pattern's start */
     int32_t text_start;   /* the name or key: byte range in the `names` buffer */
     int32_t text_length;
-    int32_t style_offset; /* a simple argument's style, in code points, or -1 */
+    int32_t type_start;   /* a simple argument's type word ("number", "spellout", …): byte range in `names`, or -1 */
+    int32_t type_length;
+    int32_t style_start;  /* a simple argument's style as written (e.g. "::dMMM"): byte range in `names`, or -1 */
     int32_t style_length;
 } lookd_lint_item;
 

@@ -80,11 +80,9 @@ struct CatalogChecks {
             return
         }
         if pattern.needsMessageFormatValidation,
-           let failure = MessageFormatValidation.error(pattern: entry.message, tag: plurals == nil ? "und" : emitter.locale) {
-            // ICU's MessageFormat seldom says where; then point at the first typed argument.
-            let typed = pattern.arguments.first { $0.type.needsMessageFormatValidation }
-            let offset = failure.offset > 0 ? failure.offset : (typed?.offset ?? 0)
-            emitter.emit(.syntaxError, at: value.position(ofScalar: offset), key: key,
+           let failure = MessageFormatValidation.error(pattern: entry.message, structure: pattern,
+                                                       tag: plurals == nil ? "und" : emitter.locale) {
+            emitter.emit(.syntaxError, at: value.position(ofScalar: failure.offset), key: key,
                          "'\(key)' is not valid MessageFormat: \(Self.describe(failure.name)) (ICU: \(failure.name))",
                          subject: failure.name)
             return

@@ -9,6 +9,9 @@ struct LintPattern: Sendable {
         let type: ArgumentType
         /// Code points from the pattern's start.
         let offset: Int
+        /// A simple argument's type word and style as written ("number", "::dMMM"), else nil.
+        let typeWord: String?
+        let style: String?
     }
 
     struct Selector: Sendable {
@@ -76,7 +79,12 @@ struct LintPattern: Sendable {
         for item in items {
             let text = String(decoding: names[Int(item.text_start)..<Int(item.text_start + item.text_length)], as: UTF8.self)
             if item.kind == 0 {
-                arguments.append(Argument(name: text, type: ArgumentType(shim: item.type), offset: Int(item.offset)))
+                func slice(_ start: Int32, _ length: Int32) -> String? {
+                    start < 0 ? nil : String(decoding: names[Int(start)..<Int(start + length)], as: UTF8.self)
+                }
+                arguments.append(Argument(name: text, type: ArgumentType(shim: item.type), offset: Int(item.offset),
+                                          typeWord: slice(item.type_start, item.type_length),
+                                          style: slice(item.style_start, item.style_length)))
             } else {
                 selectors.append(Selector(key: text, argument: Int(item.argument), offset: Int(item.offset)))
             }

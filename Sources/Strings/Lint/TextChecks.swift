@@ -1,15 +1,23 @@
 /// Character-level checks on one message value: control characters, bidi balance, edge whitespace and final
 /// punctuation. Pure functions over Unicode scalars; offsets are scalar indices into the value.
 enum TextChecks {
-    /// False when the UTF-8 has no byte that could start a control character (C0, DEL, C1) or a bidi control
-    /// (U+202A…202E, U+2066…2069 all start with 0xE2): the usual case, decided without decoding.
+    /// False when the UTF-8 holds no control character (C0, DEL, C1) and no bidi control (U+202A…202E,
+    /// U+2066…2069): the usual case, decided on the bytes without decoding.
     static func mayHaveControlOrBidi(_ value: String) -> Bool {
         var copy = value
         return copy.withUTF8 { bytes in
-            var previous: UInt8 = 0
-            for byte in bytes {
-                if byte < 0x20 || byte == 0x7F || byte == 0xE2 || (previous == 0xC2 && byte < 0xA0) { return true }
-                previous = byte
+            let count = bytes.count
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x7F { return true }
+                if byte == 0xC2, index + 1 < count, bytes[index + 1] < 0xA0 { return true } // C1
+                if byte == 0xE2, index + 2 < count {
+                    let second = bytes[index + 1], third = bytes[index + 2]
+                    if second == 0x80, (0xAA...0xAE).contains(third) { return true } // U+202A…202E
+                    if second == 0x81, (0xA6...0xA9).contains(third) { return true } // U+2066…2069
+                }
+                index += 1
             }
             return false
         }
