@@ -144,7 +144,8 @@ struct Emitter {
 
 /// The source catalog, parsed once and shared by every locale's checks.
 struct SourceCatalog: Sendable {
-    struct Message: Sendable {
+    /// A class: looked up once per locale message, so copies must be a single retain.
+    final class Message: Sendable {
         /// The key's position in `keys`.
         let index: Int
         let entry: CatalogDocument.Entry
@@ -152,6 +153,13 @@ struct SourceCatalog: Sendable {
         let pattern: LintPattern?
         /// Each argument name once with its types.
         let signature: [(name: String, types: ArgumentTypeSet)]
+
+        init(index: Int, entry: CatalogDocument.Entry, pattern: LintPattern?, signature: [(name: String, types: ArgumentTypeSet)]) {
+            self.index = index
+            self.entry = entry
+            self.pattern = pattern
+            self.signature = signature
+        }
     }
 
     let tag: String
