@@ -31,7 +31,7 @@ let stringsSuite = BenchmarkSuite(name: "strings") {
         return
     }
     let served = first.servedBy
-    let pattern = localizer.catalog(for: locale).entries[key]!.pattern
+    let pattern = localizer.catalogs(for: locale).entries[key]!.pattern
     let conventions = served.identifier.split(separator: "-").first == "ru" ? locale.identifier : served.identifier
     let formatter = try! MessageFormatter(pattern: pattern, locale: conventions)
     print("format \(key) in \(locale) (served by \(served); \"\(first.text)\"), best of \(rounds) rounds × \(iterations) calls")

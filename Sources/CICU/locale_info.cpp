@@ -26,12 +26,10 @@ extern "C" int32_t lookd_locale_is_well_formed(const char *tag, int32_t length) 
 extern "C" int32_t lookd_locale_canonicalize(const char *tag, int32_t length, char *buffer, int32_t capacity) {
     icu::Locale locale = locale_from_tag(tag, length);
     if (locale.isBogus()) return -static_cast<int32_t>(U_ILLEGAL_ARGUMENT_ERROR);
-    UErrorCode status = U_ZERO_ERROR;
     // forLanguageTag already maps grandfathered and deprecated codes (iw -> he); createCanonical also applies
     // CLDR's alias data (e.g. sh -> sr-Latn).
     icu::Locale canonical = icu::Locale::createCanonical(locale.getName());
     if (canonical.isBogus()) return -static_cast<int32_t>(U_ILLEGAL_ARGUMENT_ERROR);
-    (void)status;
     return write_tag(canonical, buffer, capacity);
 }
 

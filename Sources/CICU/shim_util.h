@@ -27,14 +27,33 @@ inline int32_t copy_out(const icu::UnicodeString &text, char *buffer, int32_t ca
     const char16_t *units = text.getBuffer();
     int32_t count = text.length();
     if (units == nullptr) return 0;
-    // Fast path: ASCII output that fits (most chat strings in Latin-script locales).
-    if (count <= capacity) {
-        int32_t i = 0;
-        while (i < count && units[i] < 0x80) {
-            buffer[i] = static_cast<char>(units[i]);
-            i++;
+    // Fast path: the output surely fits (a UTF-16 unit never needs more than 3 UTF-8 bytes; a surrogate pair
+    // needs 4 for 2 units), so no per-byte bounds checks.
+    if (static_cast<int64_t>(count) * 3 <= capacity) {
+        unsigned char *out = reinterpret_cast<unsigned char *>(buffer);
+        int32_t at = 0;
+        for (int32_t i = 0; i < count; i++) {
+            uint32_t c = units[i];
+            if (c < 0x80) {
+                out[at++] = static_cast<unsigned char>(c);
+            } else if (c < 0x800) {
+                out[at++] = static_cast<unsigned char>(0xC0 | (c >> 6));
+                out[at++] = static_cast<unsigned char>(0x80 | (c & 0x3F));
+            } else if (c >= 0xD800 && c <= 0xDBFF && i + 1 < count && units[i + 1] >= 0xDC00 && units[i + 1] <= 0xDFFF) {
+                c = 0x10000 + ((c - 0xD800) << 10) + (units[i + 1] - 0xDC00);
+                i++;
+                out[at++] = static_cast<unsigned char>(0xF0 | (c >> 18));
+                out[at++] = static_cast<unsigned char>(0x80 | ((c >> 12) & 0x3F));
+                out[at++] = static_cast<unsigned char>(0x80 | ((c >> 6) & 0x3F));
+                out[at++] = static_cast<unsigned char>(0x80 | (c & 0x3F));
+            } else {
+                if (c >= 0xD800 && c <= 0xDFFF) c = 0xFFFD; // unpaired surrogate
+                out[at++] = static_cast<unsigned char>(0xE0 | (c >> 12));
+                out[at++] = static_cast<unsigned char>(0x80 | ((c >> 6) & 0x3F));
+                out[at++] = static_cast<unsigned char>(0x80 | (c & 0x3F));
+            }
         }
-        if (i == count) return count;
+        return at;
     }
     int32_t written = 0;
     auto put = [&](uint8_t byte) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The Strings facade: negotiation, fallback chains, formatting from a directory of catalogs, and locale
 /// facts. One instance per catalog directory, shared by every thread; all caches are built lazily, once.
@@ -17,22 +16,13 @@ public final class Localizer: Sendable {
     /// The negotiator (the process-wide one unless given).
     public let negotiator: LocaleNegotiator
 
-    private struct CacheKey: Hashable, Sendable {
-        let locale: Int
-        let key: String
-    }
-
-    private struct Resolved: Sendable {
-        let formatter: MessageFormatter
-        let servedBy: LocaleTag
-    }
-
-    /// Parsed messages by (locale, key). Each is parsed on first use (~10 µs) and reused.
-    private let cache = Mutex<[CacheKey: Resolved]>([:])
+    /// Parsed messages by (locale, key): each is parsed on first use (~10 µs) and reused; reads take no lock.
+    private let messages: MessageTable
 
     public init(catalogs: CatalogSet, negotiator: LocaleNegotiator = .shared) {
         self.catalogs = catalogs
         self.negotiator = negotiator
+        messages = MessageTable(keys: catalogs.source.keys)
     }
 
     /// Loads the catalogs of `directory` (see `CatalogSet.load`). Throws `CatalogError`.
@@ -62,7 +52,7 @@ public final class Localizer: Sendable {
     public func fallbackChain(for locale: LocaleTag) -> [LocaleTag] { FallbackChain.chain(for: locale) }
 
     /// The merged catalog of a locale: every source key with the pattern its chain supplies.
-    public func catalog(for locale: LocaleTag) -> MergedCatalog { MergedCatalog(locale: locale, catalogs: catalogs) }
+    public func catalogs(for locale: LocaleTag) -> MergedCatalog { MergedCatalog(locale: locale, catalogs: catalogs) }
 
     // MARK: Formatting
 
@@ -86,22 +76,16 @@ public final class Localizer: Sendable {
         try resolve(key: key, locale: locale).formatter.structure
     }
 
-    private func resolve(key: String, locale: LocaleTag) throws -> Resolved {
-        let cacheKey = CacheKey(locale: locale.index, key: key)
-        if let hit = cache.withLock({ $0[cacheKey] }) { return hit }
-        guard catalogs.source[key] != nil else { throw FormatError.unknownKey(key: key) }
+    private func resolve(key: String, locale: LocaleTag) throws -> MessageTable.Entry {
+        guard let slot = messages.slot(key: key, locale: locale) else { throw FormatError.unknownKey(key: key) }
+        if let entry = messages.entry(slot) { return entry }
         var problems: [String] = []
         for link in FallbackChain.chain(for: locale) {
             guard let pattern = catalogs.patterns[link]?[key], !pattern.isEmpty else { continue }
             let conventions = Self.sameLanguage(link, locale) ? locale : link
             do {
                 let formatter = try MessageFormatter(pattern: pattern, locale: conventions.identifier)
-                let resolved = Resolved(formatter: formatter, servedBy: link)
-                return cache.withLock { cache in
-                    if let raced = cache[cacheKey] { return raced }
-                    cache[cacheKey] = resolved
-                    return resolved
-                }
+                return messages.store(MessageTable.Entry(formatter: formatter, servedBy: link), in: slot)
             } catch {
                 problems.append("\(link): \(error)")
             }

@@ -139,7 +139,7 @@ import Testing
 
     @Test func mergedCatalogCoversEveryKey() {
         for locale in LocaleTag.all {
-            let merged = realLocalizer.catalog(for: locale)
+            let merged = realLocalizer.catalogs(for: locale)
             #expect(merged.entries.count == catalogs.source.count, "\(locale)")
             #expect(merged.chain.last == .english)
         }

@@ -77,7 +77,7 @@ import Testing
         #expect(b.text == "2 cosas" && b.servedBy == tag("es"))
         let c = try localizer.format(key: "c", locale: tag("es-419"))
         #expect(c.text == "C in English" && c.servedBy == .english)
-        let merged = localizer.catalog(for: tag("es-419"))
+        let merged = localizer.catalogs(for: tag("es-419"))
         #expect(merged.entries["a"]?.servedBy == tag("es-419"))
         #expect(merged.entries["b"]?.servedBy == tag("es"))
         #expect(merged.fallbackKeys == ["b", "c"])

@@ -50,6 +50,16 @@ import Testing
         #expect(try formatPattern("{n, number, integer}", "en", ["n": 4000]) == "4,000")
     }
 
+    /// Short and long outputs, ASCII, two- and three-byte UTF-8 and surrogate pairs survive the shim's UTF-8 writer
+    /// (both its unchecked fast path and the bounds-checked path that asks for a bigger buffer).
+    @Test func outputTextRoundTrips() throws {
+        let options = FormatOptions(isolateStrings: false)
+        for text in ["", "a", "é", "€", "😀", "Ünïcødé — 日本語 👩🏽‍💻",
+                     String(repeating: "é😀a日", count: 300), String(repeating: "x", count: 5_000)] {
+            #expect(try formatPattern("[{t}]", "en", ["t": .string(text)], options: options) == "[" + text + "]")
+        }
+    }
+
     @Test func datesAreFormattedByICUForTheLocale() throws {
         let arguments: [String: Argument] = ["d": .date(november12)]
         #expect(try formatPattern("{d, date, ::dMMM}", "de", arguments) == "12. Nov.")

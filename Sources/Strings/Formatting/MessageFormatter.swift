@@ -71,6 +71,19 @@ public final class MessageFormatter: @unchecked Sendable {
         plan.deallocate()
     }
 
+    /// Formats through the shim into a String; on failure returns nil and the (positive) ICU error code.
+    @inline(__always)
+    private static func callFormat(_ handle: OpaquePointer, _ slots: UnsafePointer<lookd_argument>?, _ count: Int,
+                                   _ text: UnsafePointer<CChar>?, _ capacity: Int) -> (String?, Int32) {
+        var failure: Int32 = 0
+        let result = ICUText.string(capacity: capacity) { buffer, capacity in
+            let written = lookd_message_format(handle, slots, Int32(count), text, buffer, capacity)
+            if written < 0 { failure = -written }
+            return written
+        }
+        return (result, failure)
+    }
+
     /// `arguments[name]`. For the usual handful of arguments a scan is cheaper than hashing: comparing short
     /// (small) strings is a 16-byte comparison, while every hash lookup pays for a full SipHash.
     @inline(__always)
@@ -123,23 +136,16 @@ public final class MessageFormatter: @unchecked Sendable {
                 }
                 (slots.baseAddress! + index).initialize(to: slot)
             }
-            var failure: Int32 = 0
-            let handle = self.handle
             let capacity = outputCapacity + (text?.count ?? 0)
-            let run = { (base: UnsafePointer<CChar>?) -> String? in
-                ICUText.string(capacity: capacity) { buffer, capacity in
-                    let written = lookd_message_format(handle, slots.baseAddress, Int32(count), base, buffer, capacity)
-                    if written < 0 { failure = -written }
-                    return written
-                }
-            }
-            let result: String?
+            let (result, failure): (String?, Int32)
             if let text {
-                result = text.withUnsafeBufferPointer { bytes in
-                    run(bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) })
+                (result, failure) = text.withUnsafeBufferPointer { bytes in
+                    Self.callFormat(handle, slots.baseAddress, count, bytes.baseAddress.map {
+                        UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)
+                    }, capacity)
                 }
             } else {
-                result = run(nil)
+                (result, failure) = Self.callFormat(handle, slots.baseAddress, count, nil, capacity)
             }
             guard let result else { throw FormatError.icuFailure(key: key, error: ICUText.errorName(failure)) }
             return result

@@ -1,8 +1,8 @@
 import CICU
 import Synchronization
 
-/// A locale's CLDR cardinal plural rules (ICU `PluralRules`), cached per process: the first request for a
-/// locale opens the rules (~1.6 µs), later ones are a dictionary lookup. Safe from any thread.
+/// A locale's CLDR cardinal plural rules (ICU `PluralRules`), cached per process (up to 256 tags): the first
+/// request for a locale opens the rules (~1.6 µs), later ones are a dictionary lookup. Safe from any thread.
 public final class PluralRules: @unchecked Sendable {
     // @unchecked: the ICU object is only read after creation (`PluralRules::select` is const) and is
     // closed only in deinit.
@@ -36,11 +36,14 @@ public final class PluralRules: @unchecked Sendable {
         let rules = PluralRules(handle: handle, tag: tag)
         return cache.withLock { cache in
             if let raced = cache[tag] { return raced }
-            cache[tag] = rules
+            // Bounded: arbitrary tags from outside must not grow the cache without limit.
+            if cache.count < maximumCached { cache[tag] = rules }
             return rules
         }
     }
 
+    /// At most this many tags' rules are kept; later ones are opened per call.
+    static let maximumCached = 256
     private static let cache = Mutex<[String: PluralRules]>([:])
 
     /// The category of an integer (ru: 1 → one, 2 → few, 5 → many, 21 → one).
