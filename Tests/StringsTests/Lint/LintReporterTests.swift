@@ -92,5 +92,6 @@ import Testing
             #expect((result["partialFingerprints"] as? [String: String])?["lookdLint/v1"] == finding.fingerprint)
         }
         #expect(SARIFReporter.uri("./Resources/Localizations/pt BR.json") == "Resources/Localizations/pt%20BR.json")
+        #expect(SARIFReporter.uri("/work/de.json") == "file:///work/de.json")
     }
 }

@@ -59,12 +59,14 @@ public struct SARIFReporter: LintReporter {
         check.code.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    /// A relative URI reference for a path: percent-encoded, `./` dropped.
+    /// A relative URI reference for a relative path (percent-encoded, `./` dropped); a `file://` URI for an
+    /// absolute one.
     static func uri(_ path: String) -> String {
         var path = path
         while path.hasPrefix("./") { path.removeFirst(2) }
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#[]@")
-        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        return path.hasPrefix("/") ? "file://" + encoded : encoded
     }
 }
