@@ -212,6 +212,13 @@ int32_t lookd_lint_pattern(const char *pattern, int32_t length, lookd_parse_erro
                            lookd_lint_item *items, int32_t item_capacity, char *names, int32_t names_capacity,
                            char *display, int32_t display_capacity, lookd_lint_summary *summary);
 
+/** A locale's plural categories — cardinal when `ordinal` is 0, ordinal (selectordinal) otherwise — as a bit
+ *  mask in CLDR order (bit 0 zero, 1 one, 2 two, 3 few, 4 many, 5 other), and in `selected[n]` the index (0…5,
+ *  same order) of the category ICU selects for each integer n in 0…max_integer (max_integer + 1 bytes).
+ *  Returns the mask, or a negative ICU error when `tag` is not well-formed. */
+int32_t lookd_lint_plural_categories(const char *tag, int32_t length, int32_t ordinal, int32_t max_integer,
+                                     uint8_t *selected);
+
 #ifdef __cplusplus
 }
 #endif

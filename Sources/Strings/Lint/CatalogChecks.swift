@@ -7,6 +7,7 @@ struct CatalogChecks {
     /// The locale's likely script (e.g. "Latn"), from ICU's likely subtags.
     private let script: String?
     private let plurals: PluralCoverage?
+    private let ordinals: PluralCoverage?
     private let allowIdentical: Set<String>
 
     init(emitter: Emitter, source: SourceCatalog, isSource: Bool) {
@@ -18,6 +19,7 @@ struct CatalogChecks {
         self.language = LanguageTag.subtags(tag).language.lowercased()
         self.script = wellFormed ? LanguageTag.maximize(tag).flatMap { LanguageTag.subtags($0).script } : nil
         self.plurals = wellFormed ? PluralCoverage.forLocale(tag) : nil
+        self.ordinals = wellFormed ? PluralCoverage.forLocale(tag, ordinal: true) : nil
         self.allowIdentical = emitter.configuration.allowIdentical
     }
 
@@ -25,7 +27,7 @@ struct CatalogChecks {
     consuming func run(_ document: CatalogDocument) -> Emitter {
         for problem in document.problems {
             emitter.emit(problem.check, at: problem.position, key: problem.key, problem.message,
-                         subject: problem.check == .invalidJSON ? "\(problem.position.line)" : nil)
+                         subject: nil)
         }
         if document.problems.contains(where: { $0.check == .invalidUTF8 || ($0.check == .invalidJSON && $0.key == nil && document.entries.isEmpty) }) {
             return emitter
@@ -147,25 +149,36 @@ struct CatalogChecks {
     }
 
     private mutating func checkPlurals(_ pattern: LintPattern, entry: CatalogDocument.Entry) {
-        guard let plurals else { return }
-        for (index, argument) in pattern.arguments.enumerated() where argument.type == .plural {
+        for (index, argument) in pattern.arguments.enumerated() {
+            let rules: PluralCoverage
+            switch argument.type {
+            case .plural:
+                guard let plurals else { continue }
+                rules = plurals
+            case .selectordinal:
+                guard let ordinals else { continue }
+                rules = ordinals
+            default:
+                continue
+            }
+            let kind = argument.type.rawValue
             let selectors = pattern.selectors.filter { $0.argument == index }
             let at = entry.value.position(ofScalar: argument.offset)
-            for gap in plurals.gaps(keys: selectors.map(\.key)) {
+            for gap in rules.gaps(keys: selectors.map(\.key)) {
                 switch gap {
                 case .missingInteger(let category, let examples):
                     let list = examples.map(String.init).joined(separator: ", ")
                     emitter.emit(.missingPluralCategory, at: at, key: entry.key,
-                                 "'\(entry.key)': {\(argument.name), plural} lacks '\(category.rawValue)', which \(emitter.locale) selects for \(list)…",
+                                 "'\(entry.key)': {\(argument.name), \(kind)} lacks '\(category.rawValue)', which \(emitter.locale) selects for \(list)…",
                                  subject: "\(argument.name):\(category.rawValue)")
                 case .missingDecimal(let category):
                     emitter.emit(.missingDecimalCategory, at: at, key: entry.key,
-                                 "'\(entry.key)': {\(argument.name), plural} lacks '\(category.rawValue)', which \(emitter.locale) selects only for decimals or large numbers",
+                                 "'\(entry.key)': {\(argument.name), \(kind)} lacks '\(category.rawValue)', which \(emitter.locale) selects only for decimals or large numbers",
                                  subject: "\(argument.name):\(category.rawValue)")
                 case .unreachable(let keyIndex):
                     let selector = selectors[keyIndex]
                     emitter.emit(.unreachablePluralCategory, at: entry.value.position(ofScalar: selector.offset), key: entry.key,
-                                 "'\(entry.key)': plural case '\(selector.key)' is never selected in \(emitter.locale) (categories: \(plurals.categoryNames))",
+                                 "'\(entry.key)': \(kind) case '\(selector.key)' is never selected in \(emitter.locale) (categories: \(rules.categoryNames))",
                                  subject: "\(argument.name):\(selector.key)")
                 }
             }

@@ -100,7 +100,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
         case .missingOther:
             "Every plural, selectordinal and select needs an `other` case; ICU refuses the pattern without one."
         case .missingPluralCategory:
-            "The locale's CLDR plural rules (from the ICU in use) select this category for some integer from 0 to 1,000, and the plural has neither that category nor `=n` cases covering all those integers: those counts fall back to `other` and read wrongly."
+            "The locale's CLDR plural rules (from the ICU in use; ordinal rules for selectordinal) select this category for some integer from 0 to 1,000, and the plural has neither that category nor `=n` cases covering all those integers: those counts fall back to `other` and read wrongly."
         case .controlCharacter:
             "A control character other than newline and tab (C0, DEL or C1) is in a message."
         case .unbalancedBidi:

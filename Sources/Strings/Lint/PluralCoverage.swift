@@ -1,7 +1,8 @@
+import CICU
 import Synchronization
 
-/// What a locale's plural rules (from the ICU in use, never a table) demand of a `plural` argument, and how a
-/// plural's keys measure up against them. Built once per locale and cached.
+/// What a locale's plural rules (from the ICU in use, never a table) demand of a `plural` argument — or, with
+/// ordinal rules, of a `selectordinal` — and how its keys measure up against them. Built once per locale and kind.
 struct PluralCoverage: Sendable {
     /// Every category the locale has.
     let categories: Set<PluralCategory>
@@ -9,28 +10,37 @@ struct PluralCoverage: Sendable {
     let integers: [PluralCategory: [Int]]
     /// "one, few, many, other", for messages.
     let categoryNames: String
+    let ordinal: Bool
 
     static let integerLimit = 1_000
 
     /// Nil when ICU cannot open rules for `tag`.
-    init?(tag: String) {
-        guard let rules = PluralRules.forLocale(tag) else { return nil }
-        categories = Set(rules.categories)
+    init?(tag: String, ordinal: Bool = false) {
+        var selected = [UInt8](repeating: 5, count: Self.integerLimit + 1)
+        let mask = selected.withUnsafeMutableBufferPointer { buffer in
+            ICUText.withUTF8(tag) { lookd_lint_plural_categories($0, $1, ordinal ? 1 : 0, Int32(Self.integerLimit), buffer.baseAddress) }
+        }
+        guard mask >= 0 else { return nil }
+        let all = PluralCategory.allCases
+        let present = all.indices.filter { mask & (1 << $0) != 0 }.map { all[$0] }
+        categories = Set(present)
         var integers: [PluralCategory: [Int]] = [:]
-        for value in 0...Self.integerLimit {
-            integers[rules.category(for: Int64(value)), default: []].append(value)
+        for (value, index) in selected.enumerated() {
+            integers[all[Int(min(index, 5))], default: []].append(value)
         }
         self.integers = integers
-        categoryNames = rules.categories.map(\.rawValue).joined(separator: ", ")
+        categoryNames = present.map(\.rawValue).joined(separator: ", ")
+        self.ordinal = ordinal
     }
 
     private static let cache = Mutex<[String: PluralCoverage?]>([:])
 
-    /// The coverage of `tag`, computed once per process.
-    static func forLocale(_ tag: String) -> PluralCoverage? {
-        if let cached = cache.withLock({ $0[tag] }) { return cached }
-        let coverage = PluralCoverage(tag: tag)
-        cache.withLock { $0[tag] = .some(coverage) }
+    /// The coverage of `tag` (cardinal or ordinal), computed once per process.
+    static func forLocale(_ tag: String, ordinal: Bool = false) -> PluralCoverage? {
+        let key = ordinal ? tag + "/ordinal" : tag
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        let coverage = PluralCoverage(tag: tag, ordinal: ordinal)
+        cache.withLock { $0[key] = .some(coverage) }
         return coverage
     }
 

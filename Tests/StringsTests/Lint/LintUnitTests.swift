@@ -94,6 +94,20 @@ import Testing
         #expect(index == 1)
     }
 
+    @Test func ordinalsUseOrdinalRules() throws {
+        // English ordinals: one (1st, 21st), two (2nd), few (3rd), other. French: one (1er), other.
+        let en = try #require(PluralCoverage.forLocale("en", ordinal: true))
+        #expect(en.categories == [.one, .two, .few, .other])
+        #expect(en.integers[.two]?.prefix(3) == [2, 22, 32])
+        let source = #"{"k": "{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}"}"#
+        #expect(try lintInline(["en": source, "fr": #"{"k": "{n, selectordinal, one {#er} other {#e}}"}"#]).isEmpty)
+        let findings = try lintInline(["en": #"{"k": "{n, selectordinal, one {#st} few {#rd} other {#th}}"}"#,
+                                       "fr": #"{"k": "{n, selectordinal, one {#er} few {#e} other {#e}}"}"#])
+        #expect(findings.map(\.check) == [.missingPluralCategory, .unreachablePluralCategory])
+        #expect(findings.map(\.file) == ["en.json", "fr.json"])
+        #expect(findings.first?.message.contains("'two', which en selects for 2, 22, 32") == true)
+    }
+
     @Test func argumentRulesAndTypes() throws {
         let source = #"{"k": "{n, plural, one {# file} other {# files}} by {who}"}"#
         // A plain {n} next to the plural is fine; a different type is not.
