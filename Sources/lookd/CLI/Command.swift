@@ -22,6 +22,7 @@ enum CommandLineTool {
         MatchCommand.self,
         FormatCommand.self,
         LocalesCommand.self,
+        PreviewCommand.self,
         LintCommand.self,
     ]
 

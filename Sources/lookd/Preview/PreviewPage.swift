@@ -184,7 +184,7 @@ struct PreviewPage {
         .bubble.person{margin-inline-start:auto;background:var(--fill);color:var(--on-fill);border-end-end-radius:4px}
         .bubble.team{margin-inline-end:auto;background:var(--team-fill);color:var(--team-text);border-end-start-radius:4px}
         .bubble.photo{font-style:italic}
-        .bubble.held{opacity:.6}
+        .bubble.held{box-shadow:0 0 0 2px var(--bg),0 0 0 3px var(--muted)}
         .link{color:var(--tint);text-decoration:underline}
         .status{margin:0;font-size:12px;color:var(--muted);text-align:end}
         .card{margin:6px 0;padding:12px;border-radius:var(--radius);background:var(--bg);color:var(--text);border:1px solid var(--team-fill);max-width:75%}

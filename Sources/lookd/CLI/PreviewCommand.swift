@@ -1,0 +1,75 @@
+import Foundation
+import LookResolver
+import Strings
+
+/// `lookd preview --out DIR [--lang TAG]… [--appearance light|dark|both] [FILE|-]`
+enum PreviewCommand: Command {
+    static let name = "preview"
+    static let summary = "write the chat's look preview as HTML pages, for designers and CI"
+    static let usage = """
+        lookd preview --out DIR [--lang TAG]... [--appearance light|dark|both] [--catalogs DIR] [FILE|-]
+        Resolves the layers in FILE ({"dashboard": {...}, "code": {...}, "inferred": {...}}; standard input for '-';
+        no FILE: the defaults) and writes one self-contained HTML page per language to DIR, named
+        preview-<locale>.html. --lang is negotiated (repeatable; 'all' for the 50; default en). --appearance
+        'both' (the default) puts light and dark side by side. Prints the files written. Exit 2 on bad input.
+        """
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.rejectUnknown(["out", "lang", "appearance", "catalogs"])
+        guard let out = arguments.value("out") else { throw UsageError("--out DIR is required\n\(usage)") }
+        guard arguments.positionals.count <= 1 else { throw UsageError("one FILE at most") }
+        let appearances = try PreviewRequest.appearances(arguments.value("appearance") ?? "both")
+        let layers: LookLayers
+        if let path = arguments.positionals.first {
+            do {
+                layers = try LookLayers(json: try Console.read(path: path))
+            } catch let error as LookInputError {
+                throw UsageError("\(path == "-" ? "standard input" : path): \(error.message)")
+            }
+        } else {
+            layers = LookLayers()
+        }
+        let localizer = try CatalogLocator.localizer(arguments)
+        let requested = arguments.values("lang")
+        let locales: [LocaleTag] = requested.contains("all")
+            ? LocaleTag.all
+            : (requested.isEmpty ? [LocaleTag.english] : requested.map { localizer.negotiate(tag: $0) })
+        let look = Resolver().resolve(layers)
+        let directory = URL(fileURLWithPath: out)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw UsageError("cannot create \(out): \(error.localizedDescription)")
+        }
+        for locale in Set(locales).sorted() {
+            let content: PreviewContent
+            do {
+                content = try PreviewContent(look: look, localizer: localizer, locale: locale)
+            } catch let error as FormatError {
+                throw UsageError("\(locale): \(error.description)")
+            }
+            let page = PreviewPage(look: look, content: content, appearances: appearances).html()
+            let file = directory.appendingPathComponent("preview-\(locale.identifier).html")
+            do {
+                try Data(page.utf8).write(to: file, options: .atomic)
+            } catch {
+                throw UsageError("cannot write \(file.path): \(error.localizedDescription)")
+            }
+            print(file.path)
+        }
+        return 0
+    }
+}
+
+/// The query parameters a preview takes, shared by the CLI and the HTTP route.
+enum PreviewRequest {
+    /// `light`, `dark` or `both` (light then dark).
+    static func appearances(_ value: String) throws -> [Appearance] {
+        switch value {
+        case "light": [.light]
+        case "dark": [.dark]
+        case "both": [.light, .dark]
+        default: throw UsageError("appearance must be light, dark or both, not '\(value)'")
+        }
+    }
+}
