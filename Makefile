@@ -26,12 +26,25 @@ test: deps
 	$(SWIFT) test --skip-build
 
 # Benchmarks print rates and ratios against an anchor measured in the same run. No timing assertions anywhere.
+# pofilter (PyPI translate-toolkit) for the lint suite's comparison: a venv under .build/, never used by `make test`.
+POFILTER_VENV := .build/pofilter-venv
+TRANSLATE_TOOLKIT ?= translate-toolkit==3.20.4
+
+$(POFILTER_VENV)/bin/pofilter:
+	python3 -m venv $(POFILTER_VENV) || { scripts/install-deps.sh python3-venv && python3 -m venv $(POFILTER_VENV); }
+	$(POFILTER_VENV)/bin/pip install --quiet --disable-pip-version-check '$(TRANSLATE_TOOLKIT)'
+
 # The http suite drives wrk against lookd and nginx: both are installed here, for the bench only.
-bench: deps
+bench: deps $(POFILTER_VENV)/bin/pofilter
 	@scripts/install-deps.sh wrk nginx
 	$(SWIFT) build -c release --product lookd
 	$(SWIFT) build -c release --product lookd-bench
 	.build/release/lookd-bench
+
+# Lints the project's own catalogs the way CI does (warnings fail too).
+lint: deps
+	$(SWIFT) build --product lookd
+	.build/debug/lookd lint --strict Resources/Localizations
 
 clean:
 	rm -rf .build

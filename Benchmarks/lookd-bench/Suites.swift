@@ -8,5 +8,6 @@ struct BenchmarkSuite: Sendable {
 let benchmarkSuites: [BenchmarkSuite] = [
     lookSuite,
     stringsSuite,
+    lintSuite,
     httpSuite,
 ]

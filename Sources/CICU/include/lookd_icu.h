@@ -180,6 +180,45 @@ int32_t lookd_pattern_item_count(const lookd_pattern *pattern);
 int32_t lookd_pattern_get_item(const lookd_pattern *pattern, int32_t index, lookd_pattern_item *item,
                            char *buffer, int32_t capacity);
 
+/* ---------------------------------------------------------------- lint (lint_pattern.cpp) */
+
+/** One argument use (kind 0) or plural/select key (kind 1) of a pattern, for the linter. */
+typedef struct lookd_lint_item {
+    int32_t kind;         /* 0 argument, 1 selector key */
+    int32_t type;         /* LOOKD_TYPE_*: the argument's type (for a key: its argument's) */
+    int32_t argument;     /* argument: its ordinal among the arguments; key: the ordinal of its argument */
+    int32_t offset;       /* the name's or key's start, in code points from the pattern's start */
+    int32_t text_start;   /* the name or key: byte range in the `names` buffer */
+    int32_t text_length;
+    int32_t type_start;   /* a simple argument's type word ("number", "spellout", …): byte range in `names`, or -1 */
+    int32_t type_length;
+    int32_t style_start;  /* a simple argument's style as written (e.g. "::dMMM"): byte range in `names`, or -1 */
+    int32_t style_length;
+} lookd_lint_item;
+
+typedef struct lookd_lint_summary {
+    int32_t item_count;          /* items the pattern has (more than the capacity: call again, bigger) */
+    int32_t names_length;        /* bytes of all names and keys */
+    int32_t display_length;      /* bytes of the display text */
+    int32_t display_code_points; /* code points of the display text */
+} lookd_lint_summary;
+
+/** Parses `pattern` with icu::MessagePattern once and writes, into caller buffers: its items, their names and
+ *  keys (UTF-8, concatenated), and its display text — the longest text it can show, with apostrophe quoting
+ *  resolved, each simple argument as U+FFFC, `#` as "#" and of each plural/select/choice the branch with the
+ *  most code points. What does not fit is counted in `summary` (call again with bigger buffers).
+ *  Returns 0, or a negative ICU error with *error filled in when the pattern does not parse. Thread-safe. */
+int32_t lookd_lint_pattern(const char *pattern, int32_t length, lookd_parse_error *error,
+                           lookd_lint_item *items, int32_t item_capacity, char *names, int32_t names_capacity,
+                           char *display, int32_t display_capacity, lookd_lint_summary *summary);
+
+/** A locale's plural categories — cardinal when `ordinal` is 0, ordinal (selectordinal) otherwise — as a bit
+ *  mask in CLDR order (bit 0 zero, 1 one, 2 two, 3 few, 4 many, 5 other), and in `selected[n]` the index (0…5,
+ *  same order) of the category ICU selects for each integer n in 0…max_integer (max_integer + 1 bytes).
+ *  Returns the mask, or a negative ICU error when `tag` is not well-formed. */
+int32_t lookd_lint_plural_categories(const char *tag, int32_t length, int32_t ordinal, int32_t max_integer,
+                                     uint8_t *selected);
+
 #ifdef __cplusplus
 }
 #endif

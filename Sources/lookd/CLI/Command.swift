@@ -23,6 +23,7 @@ enum CommandLineTool {
         FormatCommand.self,
         LocalesCommand.self,
         PreviewCommand.self,
+        LintCommand.self,
         ServeCommand.self,
         KeygenCommand.self,
     ]

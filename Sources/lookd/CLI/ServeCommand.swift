@@ -14,6 +14,8 @@ enum ServeCommand: Command {
           --admin-token-file FILE     the admin bearer token (else LOOKD_ADMIN_TOKEN; none: admin routes answer 403)
           --access-log -|off|FILE     one JSON line per request (default -, standard output)
           --max-body BYTES            largest request body (default 1048576)
+          --max-lint-body BYTES       largest POST /v1/lint body (default 8388608)
+          --max-lint-locales N        most catalogs per lint request (default 64)
           --max-json-depth N          deepest JSON nesting (default 32)
           --max-string-bytes BYTES    longest JSON string (default 8192)
           --max-topics N              most topics in a published layer (default 32)
@@ -31,7 +33,7 @@ enum ServeCommand: Command {
     static let known: Set<String> = [
         "listen", "data", "admin-token-file", "access-log", "max-body", "max-json-depth", "max-string-bytes", "max-topics",
         "max-header-bytes", "max-uri-bytes", "max-connections", "max-connections-per-ip", "idle-timeout", "threads",
-        "cache-bytes", "shutdown-grace", "catalogs", "store-busy-timeout",
+        "cache-bytes", "max-lint-body", "max-lint-locales", "shutdown-grace", "catalogs", "store-busy-timeout",
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -45,6 +47,8 @@ enum ServeCommand: Command {
             limits[keyPath: keyPath] = value
         }
         try number("max-body", 1024...(1 << 30), \.maxBodyBytes)
+        try number("max-lint-body", 1024...(1 << 30), \.maxLintBodyBytes)
+        try number("max-lint-locales", 1...10_000, \.maxLintLocales)
         try number("max-json-depth", 2...1000, \.maxJSONDepth)
         try number("max-string-bytes", 64...(1 << 24), \.maxStringBytes)
         try number("max-topics", 6...10_000, \.maxTopics)

@@ -3,7 +3,8 @@ import Foundation
 /// Checks a JSON body against the depth and string-length limits before any decoder sees it, so a
 /// deeply nested or huge-string body is refused in one linear pass over its bytes.
 /// Throws 400 `limit_exceeded` naming the limit; malformed JSON is left to the decoder.
-func checkJSONLimits(_ body: [UInt8], limits: Limits) throws {
+func checkJSONLimits(_ body: [UInt8], limits: Limits, maxStringBytes: Int? = nil) throws {
+    let maxString = maxStringBytes ?? limits.maxStringBytes
     var depth = 0
     var inString = false
     var escaped = false
@@ -19,8 +20,8 @@ func checkJSONLimits(_ body: [UInt8], limits: Limits) throws {
                 continue
             }
             stringBytes += 1
-            if stringBytes > limits.maxStringBytes {
-                throw HTTPError.limitExceeded("a JSON string is longer than \(limits.maxStringBytes) bytes")
+            if stringBytes > maxString {
+                throw HTTPError.limitExceeded("a JSON string is longer than \(maxString) bytes")
             }
             continue
         }

@@ -3,6 +3,10 @@
 struct Limits: Sendable {
     /// Largest request body in bytes (`--max-body`, default 1 MiB). Over it: 413 `body_too_large`.
     var maxBodyBytes = 1 << 20
+    /// Largest `POST /v1/lint` body in bytes (`--max-lint-body`, default 8 MiB). Over it: 413.
+    var maxLintBodyBytes = 8 << 20
+    /// Most catalogs in one `POST /v1/lint` request (`--max-lint-locales`, default 64). Over it: 400 `limit_exceeded`.
+    var maxLintLocales = 64
     /// Largest nesting depth of a JSON body (`--max-json-depth`, default 32). Over it: 400 `limit_exceeded`.
     var maxJSONDepth = 32
     /// Longest JSON string, in UTF-8 bytes after the quotes (`--max-string-bytes`, default 8192). Over it: 400 `limit_exceeded`.

@@ -17,6 +17,17 @@ struct RouteDoc: Sendable {
     /// The largest body this route accepts; nil uses `Limits.maxBodyBytes`.
     var maxBodyBytes: (@Sendable (Limits) -> Int)? = nil
 
+    init(summary: String, responses: [Int: String], admin: Bool = false, query: [String: String] = [:],
+         requestBody: String? = nil, contentType: String = "application/json", maxBodyBytes: (@Sendable (Limits) -> Int)? = nil) {
+        self.summary = summary
+        self.responses = responses
+        self.admin = admin
+        self.query = query
+        self.requestBody = requestBody
+        self.contentType = contentType
+        self.maxBodyBytes = maxBodyBytes
+    }
+
     func bodyLimit(_ limits: Limits) -> Int { maxBodyBytes?(limits) ?? limits.maxBodyBytes }
 }
 

@@ -4,6 +4,7 @@ enum Routes {
         var router = Router()
         HealthRoutes.register(into: &router, app: services)
         StringsRoutes.register(into: &router, app: services)
+        LintRoutes.register(into: &router, app: services)
         LookRoutes.register(into: &router, app: services)
         AppRoutes.register(into: &router, app: services)
         OpenAPIRoute.register(into: &router)
