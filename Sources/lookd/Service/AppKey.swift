@@ -2,7 +2,7 @@
 ///
 /// Format: `pk_{live|test}_` + 26 body characters + 7 check characters, all from Crockford's
 /// base32 alphabet in lower case (`0-9a-z` without `i l o u`), 41 characters in all, e.g.
-/// `pk_live_4bq9x0m2v7k1c8d3f6g5h0j2n4p_3kz81qa` (without the underscore before the check).
+/// `pk_live_540dxxtmh32jjac1btdv5rs11r3kjn166` (body `540dxxtmh32jjac1btdv5rs11r`, check `3kjn166`).
 /// - body: 128 random bits (from the system's CSPRNG), base32, most significant bits first
 ///   (26 characters carry 130 bits; the two top bits are zero).
 /// - check: CRC-32 (IEEE 802.3, the zlib one) of the ASCII bytes of prefix + body, as 7 base32
