@@ -143,6 +143,25 @@ struct ServerTests {
         #expect(again.stop(SIGINT) == 0)
     }
 
+    @Test func sigtermLetsAnInFlightRequestFinish() throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try Daemon(data: directory.path + "/data")
+        let body = Array(##"{"dashboard":{"accent":"#FF2D55"}}"##.utf8)
+        let head = "POST /v1/looks/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+        let connection = try RawConnection(port: daemon.port)
+        try connection.send(Array(head.utf8) + body.prefix(10))
+        usleep(200_000)                                   // the daemon now holds a request in flight
+        kill(daemon.process.processIdentifier, SIGTERM)
+        usleep(300_000)
+        #expect(daemon.process.isRunning)                 // waiting for the request, not gone
+        #expect((try? HTTPClient.send(port: daemon.port, method: "GET", target: "/healthz", headers: [], body: nil)) == nil)
+        try connection.send(Array(body.dropFirst(10)))
+        let answer = try connection.readResponse()
+        #expect(answer.status == 200)
+        daemon.process.waitUntilExit()
+        #expect(daemon.process.terminationStatus == 0)
+    }
+
     @Test func secondDaemonOnTheSameDataDirectoryIsRefused() throws {
         let directory = try TemporaryDirectory()
         let daemon = try Daemon(data: directory.path + "/data")
