@@ -137,7 +137,12 @@ struct ServerTests {
         let directory = try TemporaryDirectory()
         let daemon = try Daemon(data: directory.path + "/data")
         #expect(try daemon.get("/healthz").status == 200)
+        // An idle keep-alive connection does not hold the daemon up; it is closed.
+        let idle = try RawConnection(port: daemon.port)
+        try idle.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try idle.readResponse().status == 200)
         #expect(daemon.stop(SIGTERM) == 0)
+        #expect(try idle.readResponse().status == 0)     // end of stream, nothing more
         #expect(daemon.log.contains("stopped"))
         let again = try Daemon(data: directory.path + "/data")
         #expect(again.stop(SIGINT) == 0)
@@ -160,6 +165,18 @@ struct ServerTests {
         #expect(answer.status == 200)
         daemon.process.waitUntilExit()
         #expect(daemon.process.terminationStatus == 0)
+    }
+
+    @Test func connectionsPerAddressAreBounded() throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try Daemon(data: directory.path + "/data", arguments: ["--max-connections-per-ip", "2"])
+        let first = try RawConnection(port: daemon.port)
+        let second = try RawConnection(port: daemon.port)
+        usleep(100_000)
+        let third = try RawConnection(port: daemon.port)
+        try? third.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try third.readResponse().status == 0)      // closed without an answer
+        withExtendedLifetime((first, second)) {}
     }
 
     @Test func secondDaemonOnTheSameDataDirectoryIsRefused() throws {
