@@ -96,6 +96,7 @@ enum ServeCommand: Command {
         Console.error("lookd: signal \(received): stopping (grace \(graceText) s)")
         let unfinished = server.stop(grace: grace)
         if unfinished > 0 { Console.error("lookd: \(unfinished) request(s) were still in flight and were closed") }
+        store.close()
         withExtendedLifetime(services) {}
         Console.error("lookd: stopped")
         return 0

@@ -103,6 +103,13 @@ final class LookStore: Sendable {
         Glibc.close(lockDescriptor)
     }
 
+    /// Closes both connections (the last close checkpoints the WAL into the database file). Call once
+    /// no request can reach the store any more; later calls fail with StoreError (SQLITE_MISUSE).
+    func close() {
+        reader.withLock { $0.close() }
+        writer.withLock { $0.close() }
+    }
+
     /// Checks that the database answers a query (readiness). Throws StoreError.
     func ping() throws {
         try reader.withLock { connection in
