@@ -20,10 +20,12 @@ ADMIN_TOKEN_FILE ?=
 run: build
 	$(RELEASE_BIN) serve --listen $(HOST):$(PORT) --data $(DATA) $(if $(ADMIN_TOKEN_FILE),--admin-token-file $(ADMIN_TOKEN_FILE),)
 
-# The whole test suite (Swift Testing).
+# The whole test suite: Swift Testing (unit, integration against a real daemon on loopback, properties), then
+# the preview in a real headless Chromium (installs chromium, chromium-driver and a pytest/selenium venv if missing).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/browser-tests.sh
 
 # Benchmarks print rates and ratios against an anchor measured in the same run. No timing assertions anywhere.
 # pofilter (PyPI translate-toolkit) for the lint suite's comparison: a venv under .build/, never used by `make test`.
