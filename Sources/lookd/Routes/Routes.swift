@@ -7,6 +7,7 @@ enum Routes {
         LintRoutes.register(into: &router, app: services)
         LookRoutes.register(into: &router, app: services)
         AppRoutes.register(into: &router, app: services)
+        PreviewRoutes.register(into: &router, app: services)
         OpenAPIRoute.register(into: &router)
         return router
     }

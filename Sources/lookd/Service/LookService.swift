@@ -105,6 +105,18 @@ final class LookService: Sendable {
         Array(resolver.resolve(layers).jsonData())
     }
 
+    /// The resolved look of layers (nothing stored), for the HTML preview.
+    func look(_ layers: LookLayers) -> ResolvedLook {
+        resolver.resolve(layers)
+    }
+
+    /// The app's published dashboard layer. Throws 404 `app_unknown` when it was never published,
+    /// StoreError when the store fails.
+    func publishedLayer(appKey: String) throws -> JSONValue {
+        guard let stored = try store.current(appKey: appKey) else { throw HTTPError.appUnknown(appKey) }
+        return try JSONDecoder().decode(JSONValue.self, from: Data(stored.layer.utf8))
+    }
+
     /// `{"appKey","dashboard","direction","locale","look","publishedAt","texts","version"}` — keys
     /// sorted, the look's own bytes embedded as the resolver encoded them (so equal looks give equal
     /// bytes). `texts` holds the look's texts in `locale`: the reply expectation and each topic's label

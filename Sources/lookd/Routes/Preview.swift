@@ -1,0 +1,68 @@
+import Foundation
+import LookResolver
+import Strings
+
+/// `GET /v1/preview` (a published app's look) and `POST /v1/preview` (the dashboard's unpublished draft):
+/// the chat as apps will show it, as a self-contained HTML page (see `PreviewPage`). Safe to embed in an
+/// iframe: no script, nothing loaded from anywhere, every team text escaped, and a CSP that enforces it.
+enum PreviewRoutes {
+    static let query = [
+        "lang": "BCP 47 language tag, e.g. ar or pt-BR; beats Accept-Language",
+        "appearance": "light, dark or both (default: both, side by side)",
+    ]
+
+    static func register(into router: inout Router, app: AppServices) {
+        router.add(Route("GET", "/v1/preview", doc: RouteDoc(
+            summary: "The chat's look preview as an HTML page: a published app's look (?app=pk_…), or the defaults without app.",
+            responses: [200: "the HTML page", 400: "malformed app key (key_invalid), language tag (lang_invalid) or appearance (appearance_invalid)",
+                        404: "no look published for this app (app_unknown)", 503: "store unavailable (store_unavailable)"],
+            query: query.merging(["app": AppRoutes.keyDescription]) { first, _ in first },
+            contentType: "text/html")) { request in
+            var layers = LookLayers()
+            if let key = request.query("app") {
+                if let problem = AppKey.problem(key) { throw HTTPError.keyInvalid(problem) }
+                layers.dashboard = try app.guardStore { try app.looks.publishedLayer(appKey: key) }
+            }
+            return try page(layers, request, app)
+        })
+
+        router.add(Route("POST", "/v1/preview", doc: RouteDoc(
+            summary: "The chat's look preview as an HTML page for posted layers (the dashboard's unpublished draft). Nothing is stored.",
+            responses: [200: "the HTML page", 400: "malformed JSON (json_invalid), language tag (lang_invalid), appearance (appearance_invalid) or over a limit (limit_exceeded)",
+                        413: "body over --max-body (body_too_large)", 415: "not JSON (unsupported_media_type)"],
+            query: query, requestBody: "{\"dashboard\": {…}, \"code\": {…}, \"inferred\": {…}}", contentType: "text/html")) { request in
+            let body = try jsonBody(request, limits: app.limits)
+            do {
+                return try page(try LookLayers(json: Data(body)), request, app)
+            } catch let error as LookInputError {
+                throw HTTPError.jsonInvalid(error.message)
+            }
+        })
+    }
+
+    private static func page(_ layers: LookLayers, _ request: Request, _ app: AppServices) throws -> Response {
+        let appearances: [Appearance]
+        do {
+            appearances = try PreviewRequest.appearances(request.query("appearance") ?? "both")
+        } catch let error as UsageError {
+            throw HTTPError.badRequest("appearance_invalid", error.description)
+        }
+        let (locale, _) = try app.strings.negotiate(request)
+        let look = app.looks.look(layers)
+        let content: PreviewContent
+        do {
+            content = try PreviewContent(look: look, localizer: app.strings.localizer, locale: locale)
+        } catch let error as FormatError {
+            throw HTTPError.internalError("the \(locale) catalog cannot format the preview: \(error.description)")
+        }
+        let html = PreviewPage(look: look, content: content, appearances: appearances).html()
+        return Response(status: 200, headers: [
+            ("Content-Type", "text/html; charset=utf-8"),
+            ("Content-Security-Policy", PreviewPage.contentSecurityPolicy),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
+            ("Cache-Control", "no-store"),
+            ("Content-Language", locale.identifier),
+        ], body: Array(html.utf8))
+    }
+}
