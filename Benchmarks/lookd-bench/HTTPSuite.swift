@@ -122,7 +122,7 @@ enum HTTPBench {
         print("nginx static file:          \(formatRate(statics.rate))   p99 \(statics.p99)")
         print("lookd GET look (cached):    \(formatRate(looks.rate))   p99 \(looks.p99)")
         print(String(format: "ratio lookd / nginx:        %.2f× (target ≥ 0.8×)", looks.rate / statics.rate))
-        print("lookd RSS: \(rssStored / 1024) MB with \(apps) apps stored; \(rssCached / 1024) MB after fetching all \(apps) (cache capped by --cache-bytes, default 16 MiB); \(rssAfter / 1024) MB after wrk (target < 64 MB)")
+        print("lookd RSS: \(rssStored / 1024) MB with \(apps) apps stored; \(rssCached / 1024) MB after fetching all \(apps) (cache capped by --cache-bytes, default 8 MiB); \(rssAfter / 1024) MB after wrk (target < 64 MB)")
         if statics.errors + looks.errors > 0 { print("wrk socket errors/non-2xx: nginx \(statics.errors), lookd \(looks.errors)") }
     }
 

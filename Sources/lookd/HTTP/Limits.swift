@@ -29,6 +29,6 @@ struct Limits: Sendable {
     /// Worker threads polling connections (`--threads`, default: the number of CPUs).
     var threads = 0
     /// Most bytes of cached look responses (one per app and locale, ~1–3 KB each) kept in memory
-    /// (`--cache-bytes`, default 16 MiB, about 6,000 responses). Beyond it, arbitrary entries are evicted.
-    var cacheBytes = 16 << 20
+    /// (`--cache-bytes`, default 8 MiB, about 3,000 responses). Beyond it, arbitrary entries are evicted.
+    var cacheBytes = 8 << 20
 }
