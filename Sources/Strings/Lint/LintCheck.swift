@@ -8,7 +8,7 @@ public enum LintSeverity: String, Sendable, Hashable, Codable, CaseIterable, Com
 }
 
 /// Every check `lookd lint` runs. The raw value is the check's stable code: it appears in every output format,
-/// in `lookd-lint.json` and in baselines, and never changes meaning. docs/lint.md documents each one.
+/// in `lookd-lint.json` and in baselines, and never changes meaning. The README (section `lookd lint`) documents each one.
 public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
     // Errors: the catalog is broken or the message would format wrongly at run time.
     case unreadableFile = "unreadable-file"

@@ -1,4 +1,4 @@
-/// `lookd keygen [--test] [--count N]`: prints new app keys, one per line (format: Service/AppKey.swift, docs/daemon.md).
+/// `lookd keygen [--test] [--count N]`: prints new app keys, one per line (format: Service/AppKey.swift and the README, section `lookd serve`).
 enum KeygenCommand: Command {
     static let name = "keygen"
     static let summary = "print a new app key (pk_live_… or, with --test, pk_test_…)"

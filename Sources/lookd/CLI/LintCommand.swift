@@ -16,7 +16,7 @@ enum LintCommand: Command {
         --baseline FILE   accept the findings recorded in FILE; with --update-baseline, record the current ones
         --strict          warnings fail the run too
         Exit: 0 no errors (no warnings either with --strict), 1 findings that fail the run, 2 usage or I/O problems.
-        Checks and formats: docs/lint.md.
+        Checks and formats: the README, section `lookd lint`.
         """
 
     static func run(_ arguments: Arguments) throws -> Int32 {

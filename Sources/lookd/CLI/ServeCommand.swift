@@ -1,6 +1,6 @@
 import Foundation
 
-/// `lookd serve`: the HTTP daemon (docs/daemon.md). Runs until SIGTERM or SIGINT, then stops
+/// `lookd serve`: the HTTP daemon (README, section `lookd serve`). Runs until SIGTERM or SIGINT, then stops
 /// accepting, finishes in-flight requests (up to `--shutdown-grace` seconds), closes every
 /// connection and exits 0.
 enum ServeCommand: Command {

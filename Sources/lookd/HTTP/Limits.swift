@@ -24,7 +24,7 @@ struct Limits: Sendable {
     var maxConnectionsPerIP = 128
     /// Seconds a connection may stay idle before it is closed (`--idle-timeout`, default 15).
     /// libmicrohttpd's timeout is idle-only: a client trickling bytes is bounded by the connection
-    /// limits and by the reverse proxy's header deadline (docs/daemon.md), not by this.
+    /// limits and by the reverse proxy's header deadline (README, section `lookd serve`), not by this.
     var idleTimeoutSeconds = 15
     /// Worker threads polling connections (`--threads`, default: the number of CPUs).
     var threads = 0

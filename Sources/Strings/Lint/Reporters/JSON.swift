@@ -1,6 +1,6 @@
 import Foundation
 
-/// A stable JSON document (schema version 1, documented in docs/lint.md):
+/// A stable JSON document (schema version 1, documented in the README, section `lookd lint`):
 /// `{"schemaVersion": 1, "tool": {...}, "summary": {...}, "findings": [{check, severity, file, line, column,
 /// locale, key, message, fingerprint}]}`. Keys sorted; absent `locale` / `key` are null.
 public struct JSONReporter: LintReporter {
