@@ -183,3 +183,15 @@ struct PrecedenceTests {
         #expect(diagnostics.map(\.severity) == [.error, .warning])
     }
 }
+
+@Test("every field name maps to its field, and nothing else does")
+func fieldNames() {
+    for field in LookField.allCases {
+        #expect(LookField(name: field.rawValue) == field)
+        #expect(LookField(name: field.rawValue.uppercased()) == nil)
+        #expect(LookField(name: field.rawValue + "s") == nil)
+    }
+    for other in ["", "fonts", "accents", "corner", "appname", "topicz", "replyExpectations"] {
+        #expect(LookField(name: other) == nil)
+    }
+}

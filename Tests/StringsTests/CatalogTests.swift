@@ -52,23 +52,39 @@ import Testing
     }
 
     /// Every message of every locale formats through the library with sample arguments of the right kinds.
+    /// Issue 6: every message of every catalog formats with the sample numbers, a Latin and a Hebrew name and a
+    /// date, with no error and no ICU syntax left in the text; names appear in the output, isolated.
     @Test func everyMessageFormatsInEveryLocale() throws {
+        let numbers: [Argument] = [0, 1, 2, 3, 5, 11, 21, 100, 1.5]
+        let names = ["Ledgerly", "\u{05D3}\u{05E0}\u{05D4} \u{05DB}\u{05D4}\u{05DF}"] // "Dana Cohen" in Hebrew
+        var formatted = 0
         for locale in LocaleTag.all {
             for key in catalogs.keys {
                 let structure = try realLocalizer.structure(key: key, locale: locale)
-                var arguments: [String: Argument] = [:]
-                for use in structure.arguments {
-                    switch use.type {
-                    case .plural, .selectordinal, .number, .choice, .other: arguments[use.name] = 3
-                    case .date, .time: arguments[use.name] = .date(november12)
-                    case .select: arguments[use.name] = "online"
-                    case .string: arguments[use.name] = arguments[use.name] ?? "Ledgerly"
+                let takesNumber = structure.arguments.contains { [.plural, .selectordinal, .number].contains($0.type) }
+                let takesName = structure.arguments.contains { $0.type == .string }
+                for number in takesNumber ? numbers : [3] {
+                    for name in takesName ? names : [names[0]] {
+                        var arguments: [String: Argument] = [:]
+                        for use in structure.arguments {
+                            switch use.type {
+                            case .plural, .selectordinal, .number, .choice, .other: arguments[use.name] = number
+                            case .date, .time: arguments[use.name] = .date(november12)
+                            case .select: arguments[use.name] = "online"
+                            case .string: arguments[use.name] = .string(name)
+                            }
+                        }
+                        let result = try realLocalizer.format(key: key, locale: locale, arguments: arguments)
+                        #expect(!result.text.isEmpty && !result.text.contains("{"), "\(locale) \(key): \(result.text)")
+                        if takesName {
+                            #expect(result.text.contains("\u{2068}\(name)\u{2069}"), "\(locale) \(key) shows the name isolated")
+                        }
+                        formatted += 1
                     }
                 }
-                let result = try realLocalizer.format(key: key, locale: locale, arguments: arguments)
-                #expect(!result.text.isEmpty && !result.text.contains("{"), "\(locale) \(key): \(result.text)")
             }
         }
+        #expect(formatted > LocaleTag.all.count * catalogs.keys.count)
     }
 
     /// Expected texts come from PyICU 2.10 (ICU 72.1) formatting the same catalog patterns.

@@ -39,8 +39,8 @@ enum FieldReader {
             }
             let dark = read("dark")
             let light = read("light")
-            let known = (members["light"] == nil ? 0 : 1) + (members["dark"] == nil ? 0 : 1)
-            if members.count > known {
+            // Every member that is neither colour is unknown (a bad colour already counts as a problem).
+            if members.count > (light == nil ? 0 : 1) + (dark == nil ? 0 : 1) + problems.count {
                 for key in members.keys.sorted() where key != "light" && key != "dark" {
                     problems.append(.init(field: "accent.\(key)", code: .unknownField, message: "accent takes 'light' and 'dark'; '\(clip(key))' is ignored"))
                 }
@@ -163,7 +163,7 @@ enum FieldReader {
     static func topic(_ json: JSONValue, index: Int) -> FieldReading<Topic> {
         var path: String { "topics[\(index)]" }
         if case .string(let name) = json {
-            guard let preset = Topic.presets[name] else {
+            guard let preset = Topic.preset(named: name) else {
                 let known = Topic.presets.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
                 return .failed(path, .unknownValue, "unknown preset '\(clip(name))' (this version knows \(known)); ignored")
             }

@@ -23,7 +23,7 @@ struct LayerReading {
         }
         defer { sortDiagnostics() }
         for (name, value) in members {
-            guard let field = LookField(rawValue: name) else {
+            guard let field = LookField(name: name) else {
                 diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))
                 continue
             }

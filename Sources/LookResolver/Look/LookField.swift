@@ -11,6 +11,24 @@ public enum LookField: String, Sendable, CaseIterable, Hashable {
     case hasBundleIcon
     case branding
 
+    /// The field named `name` exactly (case-sensitive), or nil. Buckets by length first, so a lookup is one or
+    /// two comparisons of short strings rather than the generic switch over every name.
+    public init?(name: String) {
+        let field: LookField? = switch name.utf8.count {
+        case 4: name == "font" ? .font : nil
+        case 6: name == "accent" ? .accent : (name == "topics" ? .topics : nil)
+        case 7: name == "corners" ? .corners : (name == "appName" ? .appName : nil)
+        case 8: name == "branding" ? .branding : nil
+        case 10: name == "appIconUrl" ? .appIconUrl : nil
+        case 11: name == "headerStyle" ? .headerStyle : nil
+        case 13: name == "hasBundleIcon" ? .hasBundleIcon : nil
+        case 16: name == "replyExpectation" ? .replyExpectation : nil
+        default: nil
+        }
+        guard let field else { return nil }
+        self = field
+    }
+
     /// The layers that may set this field. A value in another layer is ignored with `field_not_allowed`:
     /// the app icon URL comes from the dashboard only, the bundle icon from the app only, and branding (the
     /// Free plan's lockup) from the dashboard only, since only the server knows the plan.

@@ -11,21 +11,23 @@ public struct Resolver: Sendable {
     }
 
     public func resolve(_ layers: LookLayers) -> ResolvedLook {
-        let readings = LookLayer.inputs.map { (layer: $0, reading: LayerReading(layers[$0], as: $0)) }
+        let dashboard = LayerReading(layers.dashboard, as: .dashboard)
+        let code = LayerReading(layers.code, as: .code)
+        let inferred = LayerReading(layers.inferred, as: .inferred)
 
         func pick<Value>(_ value: (LayerReading) -> Value?, default fallback: Value) -> ResolvedField<Value> {
-            for (layer, reading) in readings {
-                if let found = value(reading) { return ResolvedField(value: found, source: layer) }
-            }
+            if let found = value(dashboard) { return ResolvedField(value: found, source: .dashboard) }
+            if let found = value(code) { return ResolvedField(value: found, source: .code) }
+            if let found = value(inferred) { return ResolvedField(value: found, source: .inferred) }
             return ResolvedField(value: fallback, source: .default)
         }
 
         let accent = pick(\.accent, default: LookDefaults.accent)
         let appName: ResolvedField<String?> = pick(\.appName, default: nil)
         let appIcon: ResolvedField<AppIcon>
-        if let inferred = readings.first(where: { $0.layer == .inferred }), inferred.reading.hasBundleIcon == true {
+        if inferred.hasBundleIcon == true {
             appIcon = ResolvedField(value: .bundle, source: .inferred)
-        } else if let url = readings.first(where: { $0.layer == .dashboard })?.reading.appIconUrl {
+        } else if let url = dashboard.appIconUrl {
             appIcon = ResolvedField(value: .url(url), source: .dashboard)
         } else if let name = appName.value, let letter = AppIcon.monogram(of: name) {
             appIcon = ResolvedField(value: .monogram(letter), source: appName.source)
@@ -44,7 +46,7 @@ public struct Resolver: Sendable {
             appIcon: appIcon,
             branding: pick(\.branding, default: LookDefaults.branding),
             palette: paletteCache?.palette(for: accent.value) ?? Palette(accent: accent.value),
-            diagnostics: readings.flatMap(\.reading.diagnostics)
+            diagnostics: dashboard.diagnostics + code.diagnostics + inferred.diagnostics
         )
     }
 }

@@ -20,29 +20,39 @@ public struct Topic: Hashable, Sendable {
     }
 
     /// The presets, by name: billing, bug, idea. Their texts are the catalogs' `topic.<name>` and `topic.<name>.prefill`.
-    public static let presets: [String: Topic] = [
-        "billing": Topic(
-            id: "billing",
-            label: .catalog(key: "topic.billing", english: "Billing"),
-            symbol: "creditcard",
-            prefill: .catalog(key: "topic.billing.prefill", english: "I have a question about a payment or my subscription."),
-            preset: "billing"
-        ),
-        "bug": Topic(
-            id: "bug",
-            label: .catalog(key: "topic.bug", english: "Report a bug"),
-            symbol: "ladybug",
-            prefill: .catalog(key: "topic.bug.prefill", english: "Something isn't working: "),
-            preset: "bug"
-        ),
-        "idea": Topic(
-            id: "idea",
-            label: .catalog(key: "topic.idea", english: "Share an idea"),
-            symbol: "lightbulb",
-            prefill: .catalog(key: "topic.idea.prefill", english: "I have an idea: "),
-            preset: "idea"
-        ),
-    ]
+    public static let presets: [String: Topic] = ["billing": billing, "bug": bug, "idea": idea]
+
+    static let billing = Topic(
+        id: "billing",
+        label: .catalog(key: "topic.billing", english: "Billing"),
+        symbol: "creditcard",
+        prefill: .catalog(key: "topic.billing.prefill", english: "I have a question about a payment or my subscription."),
+        preset: "billing"
+    )
+    static let bug = Topic(
+        id: "bug",
+        label: .catalog(key: "topic.bug", english: "Report a bug"),
+        symbol: "ladybug",
+        prefill: .catalog(key: "topic.bug.prefill", english: "Something isn't working: "),
+        preset: "bug"
+    )
+    static let idea = Topic(
+        id: "idea",
+        label: .catalog(key: "topic.idea", english: "Share an idea"),
+        symbol: "lightbulb",
+        prefill: .catalog(key: "topic.idea.prefill", english: "I have an idea: "),
+        preset: "idea"
+    )
+
+    /// The preset named `name` (`billing`, `bug`, `idea`), or nil.
+    public static func preset(named name: String) -> Topic? {
+        switch name {
+        case "billing": billing
+        case "bug": bug
+        case "idea": idea
+        default: nil
+        }
+    }
 
     /// At most this many topics show.
     public static let maximumCount = 6
