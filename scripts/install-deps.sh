@@ -6,8 +6,10 @@ pkg-config --exists icu-uc icu-i18n 2>/dev/null || need_apt+=(libicu-dev)
 pkg-config --exists libmicrohttpd 2>/dev/null || need_apt+=(libmicrohttpd-dev)
 pkg-config --exists sqlite3 2>/dev/null || need_apt+=(libsqlite3-dev)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+# A package counts only when fully installed: `dpkg -s` also succeeds for one removed with its config kept.
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
 for extra in "$@"; do
-  dpkg -s "$extra" >/dev/null 2>&1 || need_apt+=("$extra")
+  installed "$extra" || need_apt+=("$extra")
 done
 if ((${#need_apt[@]})); then
   echo "install-deps: apt-get install ${need_apt[*]}"

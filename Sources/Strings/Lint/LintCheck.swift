@@ -84,7 +84,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
         case .invalidUTF8:
             "Catalogs are UTF-8. An invalid byte sequence is reported where it starts; the rest of the file is not checked."
         case .invalidJSON:
-            "The file is not JSON, its top level is not an object, an entry is neither a string nor an object with a string \"message\", or a string holds a raw control character (JSON requires \\n, \\t, \\uXXXX)."
+            "The file is not JSON, its top level is not an object, an entry is neither a string nor an object with a string \"message\", or a string holds a raw control character (JSON requires \\n, \\t, \\uHHHH)."
         case .duplicateKey:
             "A key appears twice in one JSON object. JSON decoders silently keep the last one, so the first is dead text that reviewers still read."
         case .fileName:
