@@ -3,10 +3,13 @@
 // buffers without intermediate strings, with code point offsets counted incrementally.
 #include "lookd_icu.h"
 #include "parse_error.h"
+#include "pattern_types.h"
 #include <unicode/messagepattern.h>
 #include <unicode/ustring.h>
 #include <unicode/utf16.h>
 #include <vector>
+
+using lookd_shim::complex_type;
 
 namespace {
 using Part = icu::MessagePattern::Part;
@@ -53,16 +56,6 @@ struct Writer {
 bool is_complex(UMessagePatternArgType type) {
     return type == UMSGPAT_ARG_TYPE_PLURAL || type == UMSGPAT_ARG_TYPE_SELECT ||
            type == UMSGPAT_ARG_TYPE_SELECTORDINAL || type == UMSGPAT_ARG_TYPE_CHOICE;
-}
-
-int32_t complex_type(UMessagePatternArgType type) {
-    switch (type) {
-    case UMSGPAT_ARG_TYPE_PLURAL: return LOOKD_TYPE_PLURAL;
-    case UMSGPAT_ARG_TYPE_SELECT: return LOOKD_TYPE_SELECT;
-    case UMSGPAT_ARG_TYPE_SELECTORDINAL: return LOOKD_TYPE_SELECTORDINAL;
-    case UMSGPAT_ARG_TYPE_CHOICE: return LOOKD_TYPE_CHOICE;
-    default: return LOOKD_TYPE_STRING;
-    }
 }
 
 bool equals(const UChar *text, const Part &part, const char16_t *word, int32_t length) {

@@ -2,6 +2,7 @@
 // keys, with their positions — what a translation linter needs. Nothing is formatted here.
 #include "lookd_icu.h"
 #include "parse_error.h"
+#include "pattern_types.h"
 #include "shim_util.h"
 #include <unicode/messagepattern.h>
 #include <new>
@@ -9,6 +10,7 @@
 #include <vector>
 
 using lookd_shim::copy_out;
+using lookd_shim::complex_type;
 
 struct lookd_pattern {
     std::vector<lookd_pattern_item> items;
@@ -23,15 +25,6 @@ int32_t simple_type(const icu::UnicodeString &name) {
     return LOOKD_TYPE_OTHER;
 }
 
-int32_t complex_type(UMessagePatternArgType type) {
-    switch (type) {
-    case UMSGPAT_ARG_TYPE_PLURAL: return LOOKD_TYPE_PLURAL;
-    case UMSGPAT_ARG_TYPE_SELECT: return LOOKD_TYPE_SELECT;
-    case UMSGPAT_ARG_TYPE_SELECTORDINAL: return LOOKD_TYPE_SELECTORDINAL;
-    case UMSGPAT_ARG_TYPE_CHOICE: return LOOKD_TYPE_CHOICE;
-    default: return LOOKD_TYPE_STRING; // NONE; SIMPLE is refined by its ARG_TYPE part
-    }
-}
 } // namespace
 
 extern "C" lookd_pattern *lookd_pattern_parse(const char *pattern, int32_t length, lookd_parse_error *error) {
