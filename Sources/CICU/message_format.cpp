@@ -1,5 +1,7 @@
-// Parsed MessageFormat patterns (icu::MessageFormat), formatted with named arguments.
+// Parsed MessageFormat patterns, formatted with named arguments: by the compiled program when the pattern and
+// the values allow (message_program.h), else by icu::MessageFormat.
 #include "lookd_icu.h"
+#include "message_program.h"
 #include "parse_error.h"
 #include "shim_util.h"
 #include <unicode/fmtable.h>
@@ -16,6 +18,7 @@ struct lookd_message {
     std::unique_ptr<icu::MessageFormat> format;
     std::vector<icu::UnicodeString> names; // distinct argument names, order of first appearance
     std::mutex lock;                       // MessageFormat::format lazily builds sub-formatters: not re-entrant
+    std::unique_ptr<lookd_shim::MessageProgram> program; // immutable; nullptr when the pattern is not compiled
 };
 
 namespace {
@@ -59,6 +62,7 @@ extern "C" lookd_message *lookd_message_open(const char *pattern, int32_t patter
     if (message == nullptr) return nullptr;
     message->format = std::move(format);
     message->names = argument_names(structure);
+    message->program = lookd_shim::MessageProgram::compile(structure, message->names, locale);
     return message;
 }
 
@@ -76,8 +80,8 @@ extern "C" int32_t lookd_message_argument_name(const lookd_message *message, int
     return copy_out(message->names[static_cast<size_t>(index)], buffer, capacity);
 }
 
-extern "C" int32_t lookd_message_format(lookd_message *message, const lookd_argument *arguments, int32_t count,
-                                        const char *text, char *buffer, int32_t capacity) {
+extern "C" int32_t lookd_message_format_with_icu(lookd_message *message, const lookd_argument *arguments, int32_t count,
+                                                 const char *text, char *buffer, int32_t capacity) {
     if (count != static_cast<int32_t>(message->names.size())) {
         return -static_cast<int32_t>(U_ILLEGAL_ARGUMENT_ERROR);
     }
@@ -127,3 +131,21 @@ extern "C" int32_t lookd_message_format(lookd_message *message, const lookd_argu
     if (U_FAILURE(status)) return -static_cast<int32_t>(status);
     return copy_out(result, buffer, capacity);
 }
+
+extern "C" int32_t lookd_message_format(lookd_message *message, const lookd_argument *arguments, int32_t count,
+                                        const char *text, char *buffer, int32_t capacity) {
+    if (count != static_cast<int32_t>(message->names.size())) {
+        return -static_cast<int32_t>(U_ILLEGAL_ARGUMENT_ERROR);
+    }
+    if (message->program != nullptr) {
+        for (int32_t i = 0; i < count; i++) {
+            if (arguments[i].kind == LOOKD_ARG_ABSENT) return -static_cast<int32_t>(U_ILLEGAL_ARGUMENT_ERROR);
+        }
+        thread_local std::string out;
+        out.clear();
+        if (message->program->run(arguments, text, out)) return copy_out(out, buffer, capacity);
+    }
+    return lookd_message_format_with_icu(message, arguments, count, text, buffer, capacity);
+}
+
+extern "C" int32_t lookd_message_is_compiled(const lookd_message *message) { return message->program != nullptr; }

@@ -125,8 +125,9 @@ typedef struct lookd_argument {
 } lookd_argument;
 
 /** Parses a MessageFormat pattern once for a locale. NULL on failure, with *error filled in.
- *  Thread-safe: formatting locks a per-message mutex (ICU's MessageFormat lazily builds sub-formatters and
- *  is not safe for concurrent format calls on one instance; a lock measured cheaper than a clone per call). */
+ *  Thread-safe: a compiled program (see lookd_message_is_compiled) runs without a lock; the MessageFormat path
+ *  locks a per-message mutex (ICU's MessageFormat lazily builds sub-formatters and is not safe for concurrent
+ *  format calls on one instance; a lock measured cheaper than a clone per call). */
 lookd_message *lookd_message_open(const char *pattern, int32_t pattern_length, const char *tag, int32_t tag_length,
                                   lookd_parse_error *error);
 void lookd_message_close(lookd_message *message);
@@ -141,6 +142,15 @@ int32_t lookd_message_argument_name(const lookd_message *message, int32_t index,
  *  count). String arguments are slices of `text`. Writes UTF-8; returns the needed length or a negative error. */
 int32_t lookd_message_format(lookd_message *message, const lookd_argument *arguments, int32_t count,
                              const char *text, char *buffer, int32_t capacity);
+
+/** The same through icu::MessageFormat always. lookd_message_format runs a compiled program instead when the
+ *  pattern is simple enough (text, {name}, integer plural with =N and #, select) and gives the same bytes; this is
+ *  the reference the tests compare it with. */
+int32_t lookd_message_format_with_icu(lookd_message *message, const lookd_argument *arguments, int32_t count,
+                                      const char *text, char *buffer, int32_t capacity);
+
+/** 1 when lookd_message_format can run the message's compiled program, 0 when it always uses MessageFormat. */
+int32_t lookd_message_is_compiled(const lookd_message *message);
 
 /* ---------------------------------------------------------------- message pattern (message_pattern.cpp) */
 

@@ -1,13 +1,14 @@
 import CICU
 import Foundation
 
-/// A MessageFormat pattern parsed once for a locale (ICU `MessageFormat`), ready to format many times.
+/// A MessageFormat pattern parsed once for a locale, ready to format many times.
 ///
-/// Thread-safe: ICU's `MessageFormat` lazily builds its number/plural sub-formatters and is not safe for
-/// concurrent `format` calls on one instance, so the shim guards each instance with a mutex — measured
-/// cheaper than cloning per call (see the `strings` benchmark).
+/// The shim runs common shapes (text, `{name}`, integer plural, select) as a compiled program on ICU's immutable
+/// pieces, and everything else through ICU's `MessageFormat`; both give the same bytes. Thread-safe: the program
+/// needs no lock, and `MessageFormat` (not safe for concurrent `format` calls on one instance) is guarded by a
+/// per-message mutex in the shim — measured cheaper than cloning per call (see the `strings` benchmark).
 public final class MessageFormatter: @unchecked Sendable {
-    // @unchecked: `handle` is only used through the shim's mutex-guarded format call and closed in deinit.
+    // @unchecked: `handle` is only used through the shim's thread-safe format calls and closed in deinit.
     private let handle: OpaquePointer
     /// The pattern as given.
     public let pattern: String
@@ -74,10 +75,12 @@ public final class MessageFormatter: @unchecked Sendable {
     /// Formats through the shim into a String; on failure returns nil and the (positive) ICU error code.
     @inline(__always)
     private static func callFormat(_ handle: OpaquePointer, _ slots: UnsafePointer<lookd_argument>?, _ count: Int,
-                                   _ text: UnsafePointer<CChar>?, _ capacity: Int) -> (String?, Int32) {
+                                   _ text: UnsafePointer<CChar>?, _ capacity: Int, _ engine: Engine) -> (String?, Int32) {
         var failure: Int32 = 0
         let result = ICUText.string(capacity: capacity) { buffer, capacity in
-            let written = lookd_message_format(handle, slots, Int32(count), text, buffer, capacity)
+            let written = engine == .fastest
+                ? lookd_message_format(handle, slots, Int32(count), text, buffer, capacity)
+                : lookd_message_format_with_icu(handle, slots, Int32(count), text, buffer, capacity)
             if written < 0 { failure = -written }
             return written
         }
@@ -96,11 +99,25 @@ public final class MessageFormatter: @unchecked Sendable {
     /// The distinct argument names the pattern uses.
     public var argumentNames: [String] { names }
 
+    /// Whether the shim runs this message as a compiled program (see `lookd_message_is_compiled`).
+    var isCompiled: Bool { lookd_message_is_compiled(handle) != 0 }
+
     /// Formats with named arguments. Every argument the pattern uses must be supplied with a kind its use
     /// accepts (see `Argument`); extra arguments are ignored. String arguments used as `{name}` are wrapped in
     /// FSI…PDI unless `options.isolateStrings` is false.
     /// - Throws: `FormatError.missingArgument`, `.wrongArgumentType`, or `.icuFailure`; never returns partial text.
     public func format(_ arguments: [String: Argument], options: FormatOptions = .default, key: String? = nil) throws -> String {
+        try format(arguments, options: options, key: key, engine: .fastest)
+    }
+
+    /// Which formatter runs: the shim's compiled program where it applies (else ICU's MessageFormat), or
+    /// MessageFormat always — the reference the tests compare the program with.
+    enum Engine {
+        case fastest
+        case icuMessageFormat
+    }
+
+    func format(_ arguments: [String: Argument], options: FormatOptions, key: String?, engine: Engine) throws -> String {
         let plan = self.plan
         let count = names.count
         return try withUnsafeTemporaryAllocation(of: lookd_argument.self, capacity: max(count, 1)) { slots in
@@ -142,10 +159,10 @@ public final class MessageFormatter: @unchecked Sendable {
                 (result, failure) = text.withUnsafeBufferPointer { bytes in
                     Self.callFormat(handle, slots.baseAddress, count, bytes.baseAddress.map {
                         UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)
-                    }, capacity)
+                    }, capacity, engine)
                 }
             } else {
-                (result, failure) = Self.callFormat(handle, slots.baseAddress, count, nil, capacity)
+                (result, failure) = Self.callFormat(handle, slots.baseAddress, count, nil, capacity, engine)
             }
             guard let result else { throw FormatError.icuFailure(key: key, error: ICUText.errorName(failure)) }
             return result
