@@ -22,27 +22,17 @@ public struct Topic: Hashable, Sendable {
     /// The presets, by name: billing, bug, idea. Their texts are the catalogs' `topic.<name>` and `topic.<name>.prefill`.
     public static let presets: [String: Topic] = ["billing": billing, "bug": bug, "idea": idea]
 
-    static let billing = Topic(
-        id: "billing",
-        label: .catalog(key: "topic.billing", english: "Billing"),
-        symbol: "creditcard",
-        prefill: .catalog(key: "topic.billing.prefill", english: "I have a question about a payment or my subscription."),
-        preset: "billing"
-    )
-    static let bug = Topic(
-        id: "bug",
-        label: .catalog(key: "topic.bug", english: "Report a bug"),
-        symbol: "ladybug",
-        prefill: .catalog(key: "topic.bug.prefill", english: "Something isn't working: "),
-        preset: "bug"
-    )
-    static let idea = Topic(
-        id: "idea",
-        label: .catalog(key: "topic.idea", english: "Share an idea"),
-        symbol: "lightbulb",
-        prefill: .catalog(key: "topic.idea.prefill", english: "I have an idea: "),
-        preset: "idea"
-    )
+    static let billing = preset("billing", symbol: "creditcard", label: "Billing",
+                                prefill: "I have a question about a payment or my subscription.")
+    static let bug = preset("bug", symbol: "ladybug", label: "Report a bug", prefill: "Something isn't working: ")
+    static let idea = preset("idea", symbol: "lightbulb", label: "Share an idea", prefill: "I have an idea: ")
+
+    /// A preset's texts are the catalogs' `topic.<name>` and `topic.<name>.prefill`; `label` and `prefill` are the
+    /// English source texts.
+    private static func preset(_ name: String, symbol: String, label: String, prefill: String) -> Topic {
+        Topic(id: name, label: .catalog(key: "topic.\(name)", english: label), symbol: symbol,
+              prefill: .catalog(key: "topic.\(name).prefill", english: prefill), preset: name)
+    }
 
     /// The preset named `name` (`billing`, `bug`, `idea`), or nil.
     public static func preset(named name: String) -> Topic? {
