@@ -44,6 +44,22 @@ extern "C" lookd_pattern *lookd_pattern_parse(const char *pattern, int32_t lengt
     std::vector<int32_t> selectors; // open nested messages: index of the selector item that owns them
     std::vector<int32_t> pending_types;
     int32_t last_selector = -1;
+    // Appends an item for `part` (its text, code-point span, no style) and returns its index.
+    auto push_item = [&](const icu::MessagePattern::Part &part, int32_t kind, int32_t type, int32_t parent) {
+        lookd_pattern_item item{};
+        item.kind = kind;
+        item.type = type;
+        item.parent = parent;
+        item.offset = code_points(part.getIndex());
+        item.length = code_points(part.getLimit()) - item.offset;
+        item.style_offset = -1;
+        item.style_length = 0;
+        std::string text;
+        structure.getSubstring(part).toUTF8String(text);
+        result->items.push_back(item);
+        result->texts.push_back(text);
+        return static_cast<int32_t>(result->items.size()) - 1;
+    };
 
     int32_t count = structure.countParts();
     for (int32_t i = 0; i < count; i++) {
@@ -65,19 +81,9 @@ extern "C" lookd_pattern *lookd_pattern_parse(const char *pattern, int32_t lengt
             break;
         case UMSGPAT_PART_TYPE_ARG_NAME:
         case UMSGPAT_PART_TYPE_ARG_NUMBER: {
-            lookd_pattern_item item{};
-            item.kind = 0;
-            item.type = pending_types.empty() ? LOOKD_TYPE_STRING : pending_types.back();
-            item.parent = selectors.empty() ? -1 : selectors.back();
-            item.offset = code_points(part.getIndex());
-            item.length = code_points(part.getLimit()) - item.offset;
-            item.style_offset = -1;
-            item.style_length = 0;
-            std::string name;
-            structure.getSubstring(part).toUTF8String(name);
-            result->items.push_back(item);
-            result->texts.push_back(name);
-            if (!arguments.empty()) arguments.back() = static_cast<int32_t>(result->items.size()) - 1;
+            int32_t item = push_item(part, 0, pending_types.empty() ? LOOKD_TYPE_STRING : pending_types.back(),
+                                     selectors.empty() ? -1 : selectors.back());
+            if (!arguments.empty()) arguments.back() = item;
             break;
         }
         case UMSGPAT_PART_TYPE_ARG_TYPE:
@@ -95,20 +101,9 @@ extern "C" lookd_pattern *lookd_pattern_parse(const char *pattern, int32_t lengt
             }
             break;
         case UMSGPAT_PART_TYPE_ARG_SELECTOR: {
-            lookd_pattern_item item{};
-            item.kind = 1;
             int32_t owner = arguments.empty() ? -1 : arguments.back();
-            item.type = owner >= 0 ? result->items[static_cast<size_t>(owner)].type : LOOKD_TYPE_OTHER;
-            item.parent = owner;
-            item.offset = code_points(part.getIndex());
-            item.length = code_points(part.getLimit()) - item.offset;
-            item.style_offset = -1;
-            item.style_length = 0;
-            std::string key;
-            structure.getSubstring(part).toUTF8String(key);
-            result->items.push_back(item);
-            result->texts.push_back(key);
-            last_selector = static_cast<int32_t>(result->items.size()) - 1;
+            int32_t type = owner >= 0 ? result->items[static_cast<size_t>(owner)].type : LOOKD_TYPE_OTHER;
+            last_selector = push_item(part, 1, type, owner);
             break;
         }
         default:
