@@ -18,7 +18,10 @@ enum PreviewCommand: Command {
         try arguments.rejectUnknown(["out", "lang", "appearance", "catalogs"])
         guard let out = arguments.value("out") else { throw UsageError("--out DIR is required\n\(usage)") }
         guard arguments.positionals.count <= 1 else { throw UsageError("one FILE at most") }
-        let appearances = try PreviewRequest.appearances(arguments.value("appearance") ?? "both")
+        let appearance = arguments.value("appearance") ?? "both"
+        guard let appearances = PreviewRequest.appearances(appearance) else {
+            throw UsageError(PreviewRequest.appearanceProblem(appearance))
+        }
         let layers: LookLayers
         if let path = arguments.positionals.first {
             do {
@@ -63,13 +66,18 @@ enum PreviewCommand: Command {
 
 /// The query parameters a preview takes, shared by the CLI and the HTTP route.
 enum PreviewRequest {
-    /// `light`, `dark` or `both` (light then dark).
-    static func appearances(_ value: String) throws -> [Appearance] {
+    /// `light`, `dark` or `both` (light then dark); nil for anything else.
+    static func appearances(_ value: String) -> [Appearance]? {
         switch value {
         case "light": [.light]
         case "dark": [.dark]
         case "both": [.light, .dark]
-        default: throw UsageError("appearance must be light, dark or both, not '\(value)'")
+        default: nil
         }
+    }
+
+    /// Why `value` is not an appearance, for either face's error.
+    static func appearanceProblem(_ value: String) -> String {
+        "appearance must be light, dark or both, not '\(value)'"
     }
 }

@@ -41,11 +41,9 @@ enum PreviewRoutes {
     }
 
     private static func page(_ layers: LookLayers, _ request: Request, _ app: AppServices) throws -> Response {
-        let appearances: [Appearance]
-        do {
-            appearances = try PreviewRequest.appearances(request.query("appearance") ?? "both")
-        } catch let error as UsageError {
-            throw HTTPError.badRequest("appearance_invalid", error.description)
+        let appearance = request.query("appearance") ?? "both"
+        guard let appearances = PreviewRequest.appearances(appearance) else {
+            throw HTTPError.badRequest("appearance_invalid", PreviewRequest.appearanceProblem(appearance))
         }
         let (locale, _) = try app.strings.negotiate(request)
         let look = app.looks.look(layers)

@@ -38,7 +38,8 @@ final class LookService: Sendable {
     }
 
     let store: LookStore
-    private let resolver = Resolver()
+    /// One palette memo for the process: the previews and resolves a daemon answers repeat the same few accents.
+    private let resolver = Resolver(paletteCache: PaletteCache())
     private let metrics: Metrics
     private let limits: Limits
     private let cache = Mutex(Cache())
