@@ -1,11 +1,9 @@
-import CMicroHTTPD
 import Foundation
 
-/// One HTTP request as the router sees it: the whole body has been read (within the limits) and the
-/// path is percent-decoded by libmicrohttpd. Headers and query arguments are looked up on demand in
-/// libmicrohttpd's parsed head, so a request only pays for what its handler reads; a Request is
-/// therefore valid only while its handler runs (it is never stored or sent to another thread).
-struct Request {
+/// One HTTP request as the router sees it: the whole body has been read (within the limits) and the path is
+/// percent-decoded. A plain value: the server fills it from the connection, tests build it in process with
+/// `init(method:path:query:headers:body:)`, and routes read it the same way either way.
+struct Request: Sendable {
     var method: String
     /// The decoded path, without the query.
     var path: String
@@ -14,26 +12,30 @@ struct Request {
     var requestID: String
     /// Path parameters filled by the router (`{appKey}` → value).
     var parameters: [String: String] = [:]
-    fileprivate let connection: OpaquePointer
+    /// Header fields in arrival order (names as sent).
+    private var headers: [(name: String, value: String)]
+    /// Decoded query arguments in order; an argument without `=` has the value "".
+    private var queryItems: [(name: String, value: String)]
 
-    init(method: String, path: String, requestID: String, connection: OpaquePointer) {
+    /// A request with the given parts; `query` is decoded already.
+    init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [],
+         body: [UInt8] = [], requestID: String = "test") {
         self.method = method
         self.path = path
-        self.body = []
+        self.queryItems = query
+        self.headers = headers
+        self.body = body
         self.requestID = requestID
-        self.connection = connection
     }
 
     /// The value of header `name` (case-insensitive; the first when repeated), or nil.
     func header(_ name: String) -> String? {
-        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+        headers.first { $0.name.utf8.count == name.utf8.count && $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    /// The decoded value of query argument `name` (case-sensitive), or nil. An argument given
-    /// without `=` has the value "".
+    /// The decoded value of query argument `name` (case-sensitive; the first when repeated), or nil.
     func query(_ name: String) -> String? {
-        guard MHD_lookup_connection_value_n(connection, .GET_ARGUMENT_KIND, name, name.utf8.count, nil, nil) == .YES else { return nil }
-        return MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, name).map { String(cString: $0) } ?? ""
+        queryItems.first { $0.name == name }?.value
     }
 }
 

@@ -172,11 +172,36 @@ private func accessHandler(
 private func begin(_ state: RequestState, context: ServerContext, connection: OpaquePointer, url: String, method: String) {
     var head = lookd_mhd_head()
     lookd_mhd_scan_head(connection, &head)
-    state.request = Request(method: method, path: url, requestID: state.requestID, connection: connection)
+    state.request = Request(method: method, path: url, query: collect(connection, headers: false),
+                            headers: collect(connection, headers: true), requestID: state.requestID)
     state.pending = decideHead(state, context: context, head: head, url: url, method: method)
     // Refusing a request that still has a body to send: close rather than read the body.
     if state.pending != nil && (head.content_length > 0 || head.has_transfer_encoding != 0) {
         state.pending?.closeConnection = true
+    }
+}
+
+/// The connection's header fields or query arguments as name/value pairs, in arrival order.
+private func collect(_ connection: OpaquePointer, headers: Bool) -> [(name: String, value: String)] {
+    var capacity = 1024
+    while true {
+        var count = 0
+        var pairs: [(name: String, value: String)] = []
+        let needed = withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer -> Int in
+            let needed = lookd_mhd_collect(connection, headers ? 1 : 0, buffer.baseAddress, capacity, &count)
+            guard needed <= capacity else { return needed }
+            var cursor = buffer.baseAddress!
+            for _ in 0..<count {
+                let name = String(cString: cursor)
+                cursor += strlen(cursor) + 1
+                let value = String(cString: cursor)
+                cursor += strlen(cursor) + 1
+                pairs.append((name, value))
+            }
+            return needed
+        }
+        if needed <= capacity { return pairs }
+        capacity = needed
     }
 }
 
