@@ -91,7 +91,7 @@ struct CatalogChecks {
             return
         }
         checkPlurals(pattern, entry: entry)
-        if CJKPlaceholderSpacing.applies(toLanguage: language), plurals != nil {
+        if CJKPlaceholderSpacing.applies(toLanguage: language), plurals != nil { // plurals: a tag ICU can format for
             checkCJKSpacing(pattern, entry: entry)
         }
         if let maxLength = sourceMessage?.entry.maxLength ?? (isSource ? entry.maxLength : nil),
@@ -228,6 +228,7 @@ struct CatalogChecks {
     private mutating func checkEdges(_ text: String, against sourceText: String, entry: CatalogDocument.Entry) {
         var edges = TextChecks.edgeWhitespace(text)
         let sourceEdges = TextChecks.edgeWhitespace(sourceText)
+        // "アイデアがあります：" for "I have an idea: ": the full-width colon's glyph is the space.
         if sourceEdges.trailing, !edges.trailing, TextChecks.endsWithSpacedFullWidthPunctuation(text) {
             edges = TextChecks.Edges(leading: edges.leading, trailing: true)
         }
