@@ -35,6 +35,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
     case endPunctuation = "end-punctuation"
     case emptyValue = "empty-value"
     case spaceAroundCJKPlaceholder = "space-around-cjk-placeholder"
+    case suffixOnPlainArgument = "suffix-on-plain-argument"
 
     /// The stable code, e.g. "missing-key".
     public var code: String { rawValue }
@@ -46,7 +47,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
              .argumentMismatch, .argumentType, .missingOther, .missingPluralCategory, .controlCharacter, .unbalancedBidi:
             .error
         case .extraKey, .unreachablePluralCategory, .missingDecimalCategory, .identicalToSource, .tooLong,
-             .whitespace, .endPunctuation, .emptyValue, .spaceAroundCJKPlaceholder:
+             .whitespace, .endPunctuation, .emptyValue, .spaceAroundCJKPlaceholder, .suffixOnPlainArgument:
             .warning
         }
     }
@@ -76,6 +77,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
         case .endPunctuation: "Final punctuation differs from the source"
         case .emptyValue: "Empty message"
         case .spaceAroundCJKPlaceholder: "Space between a date or time and Chinese or Japanese text"
+        case .suffixOnPlainArgument: "Case ending or particle joined to a name argument"
         }
     }
 
@@ -126,6 +128,8 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
             "The message is an empty string."
         case .spaceAroundCJKPlaceholder:
             "In a Chinese or Japanese catalog, a space separates a date or time argument from Han, kana or CJK punctuation on a side where the argument itself shows CJK text (ICU renders {date, date, ::dMMM} as 11月3日): the reader sees a gap these languages never write (将于 11月3日 续订). A side where the argument shows digits (01:05) is not reported."
+        case .suffixOnPlainArgument:
+            "In a language whose case endings and postpositions attach to the word and change form with it (Indic and Dravidian, Turkic, Uralic languages; Korean for the particles that alternate after a vowel or consonant, 을/를, 이/가, 은/는, 와/과, (으)로), a letter, or a hyphen, apostrophe or colon and a letter, follows a plain argument ({appName}ର, {product}-এর, {appName}'a, {plan}을). A plain argument holds a name the translator never sees, often Latin and several words long, so the ending's form cannot be right for every name: put a noun after the name to take the ending ({appName} ଆପର). Date, time and number arguments, whose rendering the locale fixes, are not checked; nor is Japanese, whose particles never change form."
         }
     }
 }
