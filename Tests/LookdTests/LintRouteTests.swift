@@ -18,7 +18,7 @@ struct LintRouteTests {
 
     @Test func findingsMatchTheCommandLineLinter() throws {
         let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
+        let daemon = try InProcessApp()
         let english = try Self.text("en")
         // Break the German catalog: drop an argument from a plural message and unbalance a brace.
         var german = try Self.text("de")
@@ -46,8 +46,7 @@ struct LintRouteTests {
     }
 
     @Test func cleanCatalogsPassAndFormatsDiffer() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
+        let daemon = try InProcessApp()
         let inputs = [("en.json", try Self.text("en")), ("fr.json", try Self.text("fr"))]
         let clean = try daemon.request("POST", "/v1/lint", body: Self.body(inputs))
         #expect(clean.status == 200)

@@ -26,8 +26,7 @@ struct ServerTests {
     }
 
     @Test func unknownRouteAndWrongMethodAreJSONErrors() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
+        let daemon = try InProcessApp()
         let missing = try daemon.get("/v2/nothing")
         #expect(missing.status == 404)
         #expect(missing.errorCode == "route_unknown")
@@ -189,9 +188,8 @@ struct ServerTests {
     }
 
     @Test func openAPIDescribesEveryStatusTheRoutesAnswer() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
-        let key = try newAppKey()
+        let daemon = try InProcessApp()
+        let key = newKey()
         #expect(try daemon.request("PUT", "/v1/apps/\(key)/look", headers: [("If-None-Match", "*")], body: json([:]), admin: true).status == 201)
         let document = try daemon.get("/openapi.json")
         #expect(document.status == 200)

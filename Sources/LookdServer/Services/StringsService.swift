@@ -30,20 +30,32 @@ final class StringsService: Sendable {
         localesBody = Array((try? JSONSerialization.data(withJSONObject: ["locales": locales], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
     }
 
-    /// The locale for a request: `lang` (validated; the SDK's explicit language) beats `Accept-Language`;
-    /// no match gives English. Throws 400 `lang_invalid` for a malformed `lang`.
-    func negotiate(_ request: Request) throws -> (locale: LocaleTag, matched: Bool) {
-        let lang = request.query("lang")
-        if let lang { try validateLanguageTag(lang) }
-        let header = request.header("accept-language").map { String($0.prefix(1024)) }
+    /// The locale for a request: `lang` (the SDK's explicit language; a well-formed BCP 47 tag) beats the
+    /// `Accept-Language` value; no match gives English. Throws `StringsServiceError.langInvalid` for a malformed
+    /// `lang` (also one with a control character, e.g. `de\u{0}fr`: never read as `de`).
+    func negotiate(lang: String?, acceptLanguage: String?) throws -> (locale: LocaleTag, matched: Bool) {
+        let header = acceptLanguage.map { String($0.prefix(1024)) }
         let memoKey = (lang ?? "") + "\u{0}" + (header ?? "")
+        // Only valid `lang` values are remembered, so a hit needs no validation.
         if let known = memo.withLock({ $0[memoKey] }) { return known }
+        if let lang { try Self.validate(lang) }
         let result = negotiateUncached(lang: lang, header: header)
         memo.withLock { memo in
             if memo.count >= Self.memoLimit { memo.removeAll(keepingCapacity: true) }
             memo[memoKey] = result
         }
         return result
+    }
+
+    /// Longest `lang` accepted, in bytes (BCP 47 tags in use are far shorter; 35 is RFC 5646's advice for buffers).
+    static let maxTagBytes = 35
+
+    /// Checks a `lang` or `locale` value: a well-formed BCP 47 tag (Strings' `LanguageTag.isWellFormed`, the one
+    /// validator) of at most `maxTagBytes` bytes. Throws `StringsServiceError.langInvalid`.
+    static func validate(_ tag: String) throws {
+        guard tag.utf8.count <= maxTagBytes, tag.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), LanguageTag.isWellFormed(tag) else {
+            throw StringsServiceError.langInvalid
+        }
     }
 
     private func negotiateUncached(lang: String?, header: String?) -> (locale: LocaleTag, matched: Bool) {
@@ -77,7 +89,8 @@ final class StringsService: Sendable {
 
     /// Formats `key` with JSON `arguments`: numbers become integers (when whole) or doubles; a string
     /// becomes a date when the message uses that argument as a date or time (ISO 8601, or YYYY-MM-DD
-    /// read as noon UTC). Throws 400 `format_failed` with the library's reason; never partial text.
+    /// read as noon UTC). Throws `StringsServiceError.keyUnknown` / `.formatFailed` with the library's reason;
+    /// never partial text.
     func format(key: String, locale: LocaleTag, arguments: [String: JSONValue]) throws -> FormattedMessage {
         do {
             let types = (try? localizer.structure(key: key, locale: locale).argumentTypes) ?? [:]
@@ -87,9 +100,63 @@ final class StringsService: Sendable {
             }
             return try localizer.format(key: key, locale: locale, arguments: values)
         } catch let error as FormatError {
-            if case .unknownKey = error { throw HTTPError(status: 404, code: "key_unknown", message: error.description) }
-            throw HTTPError.badRequest("format_failed", error.description)
+            if case .unknownKey = error { throw StringsServiceError.keyUnknown(error.description) }
+            throw StringsServiceError.formatFailed(error.description)
         }
+    }
+
+    /// Most messages in one format batch.
+    static let maxBatch = 200
+
+    /// A format request's body: one message `{"locale", "key", "arguments"}` or a batch
+    /// `{"locale", "messages": [{"key", "arguments"}]}` (at most `maxBatch`). Returns the negotiated locale and the
+    /// answer's JSON bytes (`{"direction", "locale", "key", "servedBy", "text"}` or `{…, "messages": [...]}`).
+    /// Throws `StringsServiceError` (`.requestInvalid`, `.langInvalid`, `.limitExceeded`, `.keyUnknown`, `.formatFailed`).
+    func format(body: [UInt8]) throws -> (locale: LocaleTag, json: [UInt8]) {
+        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else {
+            throw StringsServiceError.requestInvalid("the body must be a JSON object")
+        }
+        var tag = "en"
+        if let value = object["locale"] {
+            guard case .string(let given) = value else { throw StringsServiceError.requestInvalid("locale must be a string") }
+            try Self.validate(given)
+            tag = given
+        }
+        let locale = localizer.negotiate(tag: tag)
+        func one(_ item: [String: JSONValue]) throws -> [String: Any] {
+            guard case .string(let key)? = item["key"], !key.isEmpty else { throw StringsServiceError.requestInvalid("each message needs a \"key\" string") }
+            var arguments: [String: JSONValue] = [:]
+            if let value = item["arguments"] {
+                guard case .object(let given) = value else { throw StringsServiceError.requestInvalid("arguments must be an object") }
+                arguments = given
+            }
+            let formatted = try format(key: key, locale: locale, arguments: arguments)
+            return ["key": key, "text": formatted.text, "servedBy": formatted.servedBy.identifier]
+        }
+        var result: [String: Any] = ["locale": locale.identifier, "direction": Localizer.direction(of: locale).rawValue]
+        if let messages = object["messages"] {
+            guard case .array(let items) = messages else { throw StringsServiceError.requestInvalid("messages must be an array") }
+            guard items.count <= Self.maxBatch else { throw StringsServiceError.limitExceeded("at most \(Self.maxBatch) messages per request") }
+            result["messages"] = try items.map { item -> [String: Any] in
+                guard case .object(let fields) = item else { throw StringsServiceError.requestInvalid("each message must be an object") }
+                return try one(fields)
+            }
+        } else {
+            for (name, value) in try one(object) { result[name] = value }
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: result, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return (locale, Array(data))
+    }
+
+    /// `GET /v1/locales/match`'s answer: `{"direction", "fallbackChain", "locale", "matched"}`.
+    func match(lang: String?, acceptLanguage: String?) throws -> (locale: LocaleTag, json: [UInt8]) {
+        let (locale, matched) = try negotiate(lang: lang, acceptLanguage: acceptLanguage)
+        let object: [String: Any] = [
+            "locale": locale.identifier, "matched": matched, "direction": Localizer.direction(of: locale).rawValue,
+            "fallbackChain": localizer.fallbackChain(for: locale).map(\.identifier),
+        ]
+        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return (locale, Array(body))
     }
 
     private func argument(name: String, _ value: JSONValue, wantsDate: Bool) throws -> Argument {
@@ -100,13 +167,13 @@ final class StringsService: Sendable {
         case .string(let text):
             if wantsDate {
                 guard let date = Argument.date(parsing: text) else {
-                    throw HTTPError.badRequest("format_failed", "argument '\(name)' is a date: send YYYY-MM-DD or an ISO 8601 date-time")
+                    throw StringsServiceError.formatFailed("argument '\(name)' is a date: send YYYY-MM-DD or an ISO 8601 date-time")
                 }
                 return .date(date)
             }
             return .string(text)
         default:
-            throw HTTPError.badRequest("format_failed", "argument '\(name)' must be a number or a string")
+            throw StringsServiceError.formatFailed("argument '\(name)' must be a number or a string")
         }
     }
 }

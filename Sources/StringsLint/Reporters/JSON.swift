@@ -8,7 +8,7 @@ public struct JSONReporter: LintReporter {
     public init() {}
 
     public func render(_ report: LintReport) -> String {
-        let findings: [[String: Any]] = report.findings.map { finding in
+        let findings: [[String: Any]] = report.shownFindings.map { finding in
             [
                 "check": finding.check.code,
                 "severity": finding.severity.rawValue,
@@ -21,11 +21,16 @@ public struct JSONReporter: LintReporter {
                 "fingerprint": finding.fingerprint,
             ]
         }
+        var summary: [String: Any] = ["files": report.fileCount, "errors": report.errorCount, "warnings": report.warningCount,
+                                      "suppressed": report.suppressedCount]
+        if report.omittedCount > 0 {
+            summary["omitted"] = report.omittedCount
+            summary["omittedNotice"] = report.omissionNotice
+        }
         let document: [String: Any] = [
             "schemaVersion": 1,
             "tool": ["name": "lookd lint", "version": report.toolVersion],
-            "summary": ["files": report.fileCount, "errors": report.errorCount, "warnings": report.warningCount,
-                        "suppressed": report.suppressedCount],
+            "summary": summary,
             "findings": findings,
         ]
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()

@@ -21,7 +21,7 @@ public struct SARIFReporter: LintReporter {
                 "help": ["text": check.explanation],
             ]
         }
-        let results: [[String: Any]] = report.findings.map { finding in
+        let results: [[String: Any]] = report.shownFindings.map { finding in
             [
                 "ruleId": finding.check.code,
                 "ruleIndex": checks.firstIndex(of: finding.check)!,
@@ -36,20 +36,26 @@ public struct SARIFReporter: LintReporter {
                 "partialFingerprints": ["lookdLint/v1": finding.fingerprint],
             ]
         }
+        var run: [String: Any] = [
+            "tool": ["driver": [
+                "name": "lookd-lint",
+                "fullName": "lookd lint (translation catalog linter)",
+                "version": report.toolVersion,
+                "semanticVersion": report.toolVersion,
+                "rules": rules,
+            ]],
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        ]
+        // SARIF's own way to say a run's results are incomplete: a tool notification.
+        if let notice = report.omissionNotice {
+            run["invocations"] = [["executionSuccessful": true,
+                                   "toolExecutionNotifications": [["level": "warning", "message": ["text": notice]]]]]
+        }
         let document: [String: Any] = [
             "$schema": Self.schema,
             "version": "2.1.0",
-            "runs": [[
-                "tool": ["driver": [
-                    "name": "lookd-lint",
-                    "fullName": "lookd lint (translation catalog linter)",
-                    "version": report.toolVersion,
-                    "semanticVersion": report.toolVersion,
-                    "rules": rules,
-                ]],
-                "columnKind": "unicodeCodePoints",
-                "results": results,
-            ]],
+            "runs": [run],
         ]
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
