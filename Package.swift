@@ -14,7 +14,7 @@ let package = Package(
     ],
     targets: [
         // Pure Swift: look model, per-field precedence, colour science, palette. No ICU, no I/O.
-        .target(name: "LookResolver"),
+        .target(name: "LookResolver", dependencies: ["StableJSON"]),
 
         // Pure Swift, no Foundation: the strict RFC 8259 reader, JSONValue with exact numbers, the one writer.
         .target(name: "StableJSON"),
