@@ -4,6 +4,10 @@ import Foundation
 /// straight into bytes, members in the order of their keys' UTF-8 bytes, and nothing volatile (no time, no
 /// random id), so equal looks encode to identical bytes and a strong ETag can be derived from them. Ratios are
 /// cut (never rounded up) to 3 decimals; ΔE-OK and hue shifts are rounded to 4 and 2.
+///
+/// `palette` has `light`, `dark` and `increasedContrast` (`{"light", "dark"}`, the 7:1 palettes); an adjustment's
+/// `appearance` is `light`, `dark`, `increasedContrast.light` or `increasedContrast.dark`. The increased-contrast
+/// keys were added without changing ``schemaVersion``: a reader that ignores unknown keys keeps working.
 extension ResolvedLook {
     /// The version of this format. It grows only when a change would break a reader.
     public static let schemaVersion = 1
@@ -154,6 +158,13 @@ extension Palette {
         writer.beginObject()
         writer.key("dark")
         dark.write(to: &writer)
+        writer.key("increasedContrast")
+        writer.beginObject()
+        writer.key("dark")
+        increasedContrast.dark.write(to: &writer)
+        writer.key("light")
+        increasedContrast.light.write(to: &writer)
+        writer.endObject()
         writer.key("light")
         light.write(to: &writer)
         writer.endObject()
@@ -165,7 +176,7 @@ extension ColorAdjustment {
         writer.beginObject()
         writer.member("adjusted", adjusted.hex)
         writer.member("against", against.hex)
-        writer.member("appearance", appearance.rawValue)
+        writer.member("appearance", appearanceName)
         writer.key("deltaEOK"); writer.number((deltaEOK * 10_000).rounded() / 10_000)
         writer.member("direction", direction.rawValue)
         writer.key("hueShift"); writer.number((hueShift * 100).rounded() / 100)
