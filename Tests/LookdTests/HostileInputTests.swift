@@ -125,6 +125,31 @@ struct HostileInputTests {
         #expect(samples.filter { $0.labels["method"] == "other" }.map(\.value).reduce(0, +) == 1_001)
     }
 
+    @Test("a published layer is read as RFC 8259 exactly: trailing comma, BOM, UTF-16, duplicate key refused; numbers kept")
+    func publishedLayersAreReadStrictly() throws {
+        let app = try InProcessApp()
+        let path = "/v1/apps/\(newKey())/look"
+        let refused: [(String, [UInt8])] = [
+            ("trailing comma", Array("{\"corners\": \"square\",}".utf8)),
+            ("byte order mark", [0xEF, 0xBB, 0xBF] + Array("{\"corners\": \"square\"}".utf8)),
+            ("UTF-16", Array("{\"corners\": \"square\"}".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+            ("duplicate key", Array("{\"corners\": \"square\", \"corners\": \"round\"}".utf8)),
+        ]
+        for (name, body) in refused {
+            let answer = try app.request("PUT", path, headers: [("If-None-Match", "*")], body: body, admin: true)
+            #expect(answer.status == 400, "\(name)")
+            #expect(answer.errorCode == "json_invalid", "\(name)")
+            let message = (answer.json["error"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(message.contains("line"), "\(name): \(message)")
+        }
+        #expect(try app.get(path).errorCode == "app_unknown")
+        // An unknown field with an integer beyond 2^53 is a warning, and the number is stored exactly as sent.
+        let exact = Array("{\"corners\":\"square\",\"futureField\":9007199254740993}".utf8)
+        #expect(try app.request("PUT", path, headers: [("If-None-Match", "*")], body: exact, admin: true).status == 201)
+        #expect(try app.get(path).text.contains("\"futureField\":9007199254740993"))
+        #expect(try app.get(path + "/history", admin: true).text.contains("9007199254740993"))
+    }
+
     @Test("OpenAPI: app key, lang, limit and preconditions are described as the routes check them")
     func openAPIIsPrecise() throws {
         let app = try InProcessApp()

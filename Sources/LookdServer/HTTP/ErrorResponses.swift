@@ -1,7 +1,8 @@
 import LookResolver
+import StableJSON
 
 /// An error that knows how it is answered over HTTP: a status, a stable code clients branch on, a message for
-/// people, and optional headers and details (already-encoded JSON, added as `error.details`).
+/// people, and optional headers and details (added as `error.details`).
 /// In the spirit of Hummingbird's `HTTPResponseError`: the services throw their own domain errors, and this
 /// file is the one place that says what each of them looks like on the wire.
 protocol HTTPResponseError: Error {
@@ -9,12 +10,12 @@ protocol HTTPResponseError: Error {
     var code: String { get }
     var message: String { get }
     var headers: [(name: String, value: String)] { get }
-    var details: [UInt8]? { get }
+    var details: JSONValue? { get }
 }
 
 extension HTTPResponseError {
     var headers: [(name: String, value: String)] { [] }
-    var details: [UInt8]? { nil }
+    var details: JSONValue? { nil }
 }
 
 extension HTTPError: HTTPResponseError {
@@ -64,8 +65,8 @@ extension LookServiceError: HTTPResponseError {
         return []
     }
 
-    var details: [UInt8]? {
-        if case .layerInvalid(let diagnostics) = self { return JSONText.encode(diagnostics) }
+    var details: JSONValue? {
+        if case .layerInvalid(let diagnostics) = self { return .array(diagnostics.map(\.wireValue)) }
         return nil
     }
 }

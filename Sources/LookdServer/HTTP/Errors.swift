@@ -1,27 +1,32 @@
-import Foundation
+import StableJSON
 
 /// An error answered as `{"error": {"code": "…", "message": "…"}}` with an HTTP status: the HTTP layer's own
 /// refusals (framing, limits, media type, parameters). The services' domain errors are mapped to it in
 /// `ErrorResponses.swift`.
 /// `code` is stable (clients branch on it); `message` is for people and may change.
-/// `details` (already-encoded JSON) is added as `error.details` when present, e.g. diagnostics.
+/// `details` is added as `error.details` when present, e.g. diagnostics. Written by StableJSON's writer (keys sorted).
 struct HTTPError: Error, Sendable {
     var status: Int
     var code: String
     var message: String
     var headers: [(name: String, value: String)] = []
-    var details: [UInt8]? = nil
+    var details: JSONValue? = nil
     var closeConnection = false
 
     var response: Response {
-        var body = "{\"error\":{\"code\":" + jsonString(code) + ",\"message\":" + jsonString(message)
-        var bytes = Array(body.utf8)
+        var writer = JSONWriter(capacity: 128 + message.utf8.count)
+        writer.beginObject()
+        writer.key("error")
+        writer.beginObject()
+        writer.member("code", code)
         if let details {
-            bytes += Array(",\"details\":".utf8) + details
+            writer.key("details")
+            writer.write(details)
         }
-        body = "}}"
-        bytes += Array(body.utf8)
-        var response = Response.json(bytes, status: status, headers: headers)
+        writer.member("message", message)
+        writer.endObject()
+        writer.endObject()
+        var response = Response.json(writer.bytes, status: status, headers: headers)
         response.closeConnection = closeConnection
         return response
     }

@@ -1,5 +1,5 @@
-import Foundation
 import LookResolver
+import StableJSON
 
 /// The app's published look: the SDK's fetch (public) and the dashboard's publish, history and
 /// rollback (admin).
@@ -53,15 +53,7 @@ enum AppRoutes {
             try app.auth.authorize(authorization: request.header("authorization"))
             let key = try appKey(request)
             let limit = try integerParameter(request, "limit", default: 50, range: 1...1000)
-            let versions = try app.guardStore { try app.store.history(appKey: key, limit: limit) }
-            guard let current = versions.first else { throw LookServiceError.appUnknown }
-            var body = Array("{\"appKey\":\(jsonString(key)),\"currentVersion\":\(current.version),\"versions\":[".utf8)
-            for (index, version) in versions.enumerated() {
-                if index > 0 { body.append(UInt8(ascii: ",")) }
-                body += Array("{\"etag\":\(jsonString("\"v\(version.version)\"")),\"layer\":".utf8) + Array(version.layer.utf8)
-                body += Array(",\"publishedAt\":\(jsonString(version.publishedAt)),\"rolledBackFrom\":\(version.rolledBackFrom.map(String.init) ?? "null"),\"version\":\(version.version)}".utf8)
-            }
-            body += Array("]}".utf8)
+            let body = try app.guardStore { try app.looks.history(appKey: key, limit: limit) }
             return Response.json(body, headers: [("Cache-Control", "no-store")])
         })
 
@@ -93,10 +85,19 @@ enum AppRoutes {
     }
 
     private static func publishResponse(key: String, _ stored: StoredVersion, diagnostics: [Diagnostic]) -> Response {
-        var body = Array("{\"appKey\":\(jsonString(key)),\"diagnostics\":".utf8) + JSONText.encode(diagnostics)
-        body += Array(",\"etag\":\(jsonString("\"v\(stored.version)\"")),\"publishedAt\":\(jsonString(stored.publishedAt)),".utf8)
-        body += Array("\"rolledBackFrom\":\(stored.rolledBackFrom.map(String.init) ?? "null"),\"version\":\(stored.version)}".utf8)
-        return Response.json(body, status: stored.version == 1 ? 201 : 200,
+        var writer = JSONWriter(capacity: 256 + 128 * diagnostics.count)
+        writer.beginObject()
+        writer.member("appKey", key)
+        writer.key("diagnostics")
+        writer.write(.array(diagnostics.map(\.wireValue)))
+        writer.member("etag", "\"v\(stored.version)\"")
+        writer.member("publishedAt", stored.publishedAt)
+        writer.key("rolledBackFrom")
+        if let from = stored.rolledBackFrom { writer.number(from) } else { writer.null() }
+        writer.key("version")
+        writer.number(stored.version)
+        writer.endObject()
+        return Response.json(writer.bytes, status: stored.version == 1 ? 201 : 200,
                              headers: [("Location", "/v1/apps/\(key)/look"), ("Cache-Control", "no-store")])
     }
 

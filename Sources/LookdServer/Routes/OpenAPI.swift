@@ -1,4 +1,4 @@
-import Foundation
+import StableJSON
 
 /// `GET /openapi.json`: an OpenAPI 3.1 description generated from the router's own route table, so
 /// every route is described; the integration tests call each described operation and check that the
@@ -70,9 +70,7 @@ enum OpenAPIRoute {
                 ] as [String: Any]],
             ] as [String: Any],
         ]
-        // Only plain strings, numbers, arrays and dictionaries above: serialization cannot fail.
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return Array(data)
+        return JSONWriter.bytes(jsonValue(document))
     }
 
     private static func operationID(_ route: Route) -> String {
@@ -80,5 +78,18 @@ enum OpenAPIRoute {
             word.prefix(1).uppercased() + word.dropFirst()
         }
         return route.method.lowercased() + words.joined()
+    }
+}
+
+/// The description's literal tree (strings, integers, booleans, arrays and dictionaries, as written above and in
+/// `OpenAPISchemas`) as a JSON value for the writer.
+private func jsonValue(_ value: Any) -> JSONValue {
+    switch value {
+    case let text as String: .string(text)
+    case let flag as Bool: .bool(flag)
+    case let number as Int: .number(JSONNumber(number))
+    case let list as [Any]: .array(list.map(jsonValue))
+    case let object as [String: Any]: .object(object.mapValues(jsonValue))
+    default: .null
     }
 }

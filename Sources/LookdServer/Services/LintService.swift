@@ -1,5 +1,5 @@
 import Foundation
-import LookResolver
+import StableJSON
 import StringsLint
 
 /// `POST /v1/lint`'s work: reads the catalogs and configuration from the request body, bounds them, runs the
@@ -18,7 +18,7 @@ struct LintService: Sendable {
     /// `ServiceBounds.lintKeysPerCatalog` keys in each; at most `ServiceBounds.lintFindings` findings printed (the
     /// summary counts all, and a notice says how many were left out). Throws `LintServiceError`.
     func lint(body: [UInt8], format: LintFormat, strict: Bool) throws -> Outcome {
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else {
+        guard case .object(let object)? = try? JSONReader.read(body, limits: JSONReader.Limits(maxDepth: 32, maxStringBytes: body.count)) else {
             throw LintServiceError.requestInvalid("the body must be a JSON object with \"catalogs\"")
         }
         guard case .array(let items)? = object["catalogs"], !items.isEmpty else {
@@ -46,7 +46,7 @@ struct LintService: Sendable {
         var configuration = LintConfiguration()
         if let given = object["configuration"] {
             do {
-                configuration = try LintConfiguration.parse(Data(JSONText.encode(given)))
+                configuration = try LintConfiguration.parse(Data(JSONWriter.bytes(given)))
             } catch {
                 throw LintServiceError.inputInvalid("configuration: \(error)")
             }

@@ -1,5 +1,5 @@
-import Foundation
 import LookResolver
+import StableJSON
 import Strings
 import Synchronization
 
@@ -100,12 +100,12 @@ final class LookService: Sendable {
             if try store.current(appKey: appKey) == nil { throw LookServiceError.appUnknown }
             throw LookServiceError.versionUnknown(version)
         }
-        let layer = try JSONDecoder().decode(JSONValue.self, from: Data(old.layer.utf8))
+        let layer = try Self.stored(old.layer)
         return try publish(appKey: appKey, layer: layer, expected: try expectation(precondition, appKey: appKey), rolledBackFrom: version)
     }
 
     private func publish(appKey: String, layer: JSONValue, expected: PublishExpectation?, rolledBackFrom: Int? = nil) throws -> StoredVersion {
-        let text = try canonicalJSON(layer)
+        let text = JSONWriter.string(layer)
         let stored: StoredVersion
         do {
             stored = try store.publish(appKey: appKey, layer: text, expected: expected, rolledBackFrom: rolledBackFrom)
@@ -146,7 +146,7 @@ final class LookService: Sendable {
     /// stored. Returns the resolved look's stable JSON bytes, with at most `ServiceBounds.diagnostics` diagnostics
     /// (then a `diagnostics_truncated` notice). Throws `LookServiceError.layerMalformed` / `.limitExceeded`.
     func resolve(body: [UInt8]) throws -> [UInt8] {
-        Array(look(try layers(body)).jsonData())
+        look(try layers(body)).jsonBytes()
     }
 
     /// Reads the layers of a resolve or preview request body. Throws `LookServiceError.layerMalformed` when it is
@@ -154,8 +154,11 @@ final class LookService: Sendable {
     func layers(_ body: [UInt8]) throws -> LookLayers {
         let layers: LookLayers
         do {
-            layers = try LookLayers(json: Data(body))
+            layers = try LookLayers(json: body, limits: readerLimits)
         } catch let error as LookInputError {
+            if let code = error.readError?.code, [.depthLimit, .stringLimit, .valueLimit].contains(code) {
+                throw LookServiceError.limitExceeded(error.message)
+            }
             throw LookServiceError.layerMalformed(error.message)
         }
         for layer in LookLayer.inputs {
@@ -171,20 +174,59 @@ final class LookService: Sendable {
         return look
     }
 
+    /// The app's versions, newest first, at most `limit`: `{"appKey", "currentVersion", "versions": [{"etag", "layer",
+    /// "publishedAt", "rolledBackFrom", "version"}]}`. Throws `LookServiceError.appUnknown`, StoreError.
+    func history(appKey: String, limit: Int) throws -> [UInt8] {
+        let versions = try store.history(appKey: appKey, limit: limit)
+        guard let current = versions.first else { throw LookServiceError.appUnknown }
+        var writer = JSONWriter(capacity: 512 * versions.count + 128)
+        writer.beginObject()
+        writer.member("appKey", appKey)
+        writer.key("currentVersion")
+        writer.number(current.version)
+        writer.key("versions")
+        writer.beginArray()
+        for version in versions {
+            writer.beginObject()
+            writer.member("etag", "\"v\(version.version)\"")
+            writer.key("layer")
+            writer.write(try Self.stored(version.layer))
+            writer.member("publishedAt", version.publishedAt)
+            writer.key("rolledBackFrom")
+            if let from = version.rolledBackFrom { writer.number(from) } else { writer.null() }
+            writer.key("version")
+            writer.number(version.version)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        return writer.bytes
+    }
+
     /// The app's published dashboard layer. Throws `LookServiceError.appUnknown` when it was never published,
     /// StoreError when the store fails.
     func publishedLayer(appKey: String) throws -> JSONValue {
         guard let stored = try store.current(appKey: appKey) else { throw LookServiceError.appUnknown }
-        return try JSONDecoder().decode(JSONValue.self, from: Data(stored.layer.utf8))
+        return try Self.stored(stored.layer)
     }
 
-    /// A layer body as a JSON object. Throws `LookServiceError.layerMalformed`.
+    /// A layer as the store keeps it (written by `JSONWriter`, so always readable).
+    private static func stored(_ text: String) throws -> JSONValue {
+        try JSONReader.read(Array(text.utf8))
+    }
+
+    /// A layer body as a JSON object, read by StableJSON's strict reader: RFC 8259 exactly (UTF-8 without a BOM, no
+    /// trailing comma, no duplicate key), numbers kept as sent. Throws `LookServiceError.layerMalformed` naming the
+    /// problem and its line and column.
     private func readLayer(_ body: [UInt8]) throws -> JSONValue {
         let layer: JSONValue
         do {
-            layer = try JSONDecoder().decode(JSONValue.self, from: Data(body))
-        } catch {
-            throw LookServiceError.layerMalformed("the body is not valid JSON")
+            layer = try JSONReader.read(body, limits: readerLimits)
+        } catch let error as JSONReadError {
+            if [.depthLimit, .stringLimit, .valueLimit].contains(error.code) {
+                throw LookServiceError.limitExceeded("the body is over a limit: \(error.description)")
+            }
+            throw LookServiceError.layerMalformed("the body is not valid JSON: \(error.description)")
         }
         guard case .object = layer else { throw LookServiceError.layerMalformed("the dashboard layer must be a JSON object") }
         return layer
@@ -200,6 +242,11 @@ final class LookService: Sendable {
         if case .array(let topics)? = fields["topics"], topics.count > limits.maxTopics {
             throw LookServiceError.limitExceeded("the layer has \(topics.count) topics; at most \(limits.maxTopics) are accepted")
         }
+    }
+
+    /// The strict reader's bounds for request bodies: `Limits`' depth and string length, `ServiceBounds.jsonValues`.
+    private var readerLimits: JSONReader.Limits {
+        JSONReader.Limits(maxDepth: limits.maxJSONDepth, maxStringBytes: limits.maxStringBytes, maxValues: ServiceBounds.jsonValues)
     }
 
     /// At most `ServiceBounds.diagnostics` diagnostics; when more, the first ones and a notice saying how many were left out.
@@ -219,9 +266,8 @@ final class LookService: Sendable {
     /// and prefill — the team's own translation when it has one for the locale's fallback chain, the
     /// catalog's message for built-in texts.
     private func build(appKey: String, locale: LocaleTag, _ stored: StoredVersion) throws -> CachedLook {
-        let layer = try JSONDecoder().decode(JSONValue.self, from: Data(stored.layer.utf8))
+        let layer = try Self.stored(stored.layer)
         let resolved = resolver.resolve(LookLayers(dashboard: layer))
-        let look = resolved.jsonData()
         let chain = localizer.fallbackChain(for: locale).map(\.identifier)
         func localized(_ text: LocalizedText) -> String {
             if case .catalog(let key, let english) = text {
@@ -229,28 +275,37 @@ final class LookService: Sendable {
             }
             return text.text(preferring: chain)
         }
-        var texts = "{\"replyExpectation\":" + jsonString(localized(resolved.replyExpectation.value)) + ",\"topics\":["
-        texts += resolved.topics.value.map { topic in
-            "{\"id\":\(jsonString(topic.id)),\"label\":\(jsonString(localized(topic.label))),\"prefill\":"
-                + (topic.prefill.map { jsonString(localized($0)) } ?? "null") + "}"
-        }.joined(separator: ",")
-        texts += "]}"
-        var body: [UInt8] = []
-        body.reserveCapacity(stored.layer.utf8.count + look.count + texts.utf8.count + 200)
-        body += Array("{\"appKey\":\(jsonString(appKey)),\"dashboard\":".utf8)
-        body += Array(stored.layer.utf8)
-        body += Array(",\"direction\":\"\(Localizer.direction(of: locale).rawValue)\",\"locale\":\(jsonString(locale.identifier)),\"look\":".utf8)
-        body += Array(look)
-        body += Array(",\"publishedAt\":\(jsonString(stored.publishedAt)),\"texts\":\(texts),\"version\":\(stored.version)}".utf8)
+        var writer = JSONWriter(capacity: stored.layer.utf8.count + 4_096)
+        writer.beginObject()
+        writer.member("appKey", appKey)
+        writer.key("dashboard")
+        writer.write(layer)
+        writer.member("direction", Localizer.direction(of: locale).rawValue)
+        writer.member("locale", locale.identifier)
+        writer.key("look")
+        resolved.write(to: &writer)
+        writer.member("publishedAt", stored.publishedAt)
+        writer.key("texts")
+        writer.beginObject()
+        writer.member("replyExpectation", localized(resolved.replyExpectation.value))
+        writer.key("topics")
+        writer.beginArray()
+        for topic in resolved.topics.value {
+            writer.beginObject()
+            writer.member("id", topic.id)
+            writer.member("label", localized(topic.label))
+            writer.key("prefill")
+            if let prefill = topic.prefill { writer.string(localized(prefill)) } else { writer.null() }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        writer.key("version")
+        writer.number(stored.version)
+        writer.endObject()
+        let body = writer.bytes
         return CachedLook(version: stored.version, body: body, etag: "\"v\(stored.version)-\(fnv1a64Hex(body))\"")
     }
-}
-
-/// A JSON value as canonical text: sorted keys, no insignificant whitespace.
-func canonicalJSON(_ value: JSONValue) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
 }
 
 /// FNV-1a, 64-bit, as 16 lower-case hex digits. Not cryptographic: it tells byte strings apart for ETags.

@@ -6,6 +6,9 @@ import StringsLint
 enum ServiceBounds {
     /// Most keys in one look layer object (a layer has 10 fields; every other key is a diagnostic).
     static let layerKeys = 64
+    /// Most JSON values (keys, strings, numbers, …) in one look request body: three full layers with 32 topics
+    /// labelled in 100 languages stay under it.
+    static let jsonValues = 25_000
     /// Most diagnostics in a resolve, preview or publish answer; the last one kept is the notice.
     static let diagnostics = 100
     /// Most message keys in one catalog of a `POST /v1/lint` request (the project's own catalogs have ~110).

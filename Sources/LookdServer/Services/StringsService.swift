@@ -1,5 +1,4 @@
-import Foundation
-import LookResolver
+import StableJSON
 import Strings
 import Synchronization
 
@@ -22,12 +21,13 @@ final class StringsService: Sendable {
 
     init(localizer: Localizer) {
         self.localizer = localizer
-        let locales: [[String: Any]] = LocaleInfo.all.map { info in
-            ["locale": info.locale.identifier, "direction": info.direction.rawValue, "nativeName": info.nativeName,
-             "pluralCategories": info.pluralCategories.map(\.rawValue),
-             "fallbackChain": localizer.fallbackChain(for: info.locale).map(\.identifier)]
+        let locales: [JSONValue] = LocaleInfo.all.map { info in
+            .object(["locale": .string(info.locale.identifier), "direction": .string(info.direction.rawValue),
+                     "nativeName": .string(info.nativeName),
+                     "pluralCategories": .array(info.pluralCategories.map { .string($0.rawValue) }),
+                     "fallbackChain": Self.tags(localizer.fallbackChain(for: info.locale))])
         }
-        localesBody = Array((try? JSONSerialization.data(withJSONObject: ["locales": locales], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
+        localesBody = JSONWriter.bytes(.object(["locales": .array(locales)]))
     }
 
     /// The locale for a request: `lang` (the SDK's explicit language; a well-formed BCP 47 tag) beats the
@@ -72,16 +72,15 @@ final class StringsService: Sendable {
     func catalog(_ locale: LocaleTag) -> CachedBody {
         if let hit = catalogs.withLock({ $0[locale] }) { return hit }
         let merged = localizer.catalogs(for: locale)
-        var messages: [String: Any] = [:]
+        var messages: [String: JSONValue] = [:]
         for (key, entry) in merged.entries {
-            messages[key] = ["pattern": entry.pattern, "servedBy": entry.servedBy.identifier]
+            messages[key] = .object(["pattern": .string(entry.pattern), "servedBy": .string(entry.servedBy.identifier)])
         }
-        let object: [String: Any] = [
-            "locale": locale.identifier, "direction": Localizer.direction(of: locale).rawValue,
-            "pluralCategories": Localizer.pluralCategories(of: locale).map(\.rawValue),
-            "fallbackChain": merged.chain.map(\.identifier), "messages": messages,
-        ]
-        let body = Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
+        let body = JSONWriter.bytes(.object([
+            "locale": .string(locale.identifier), "direction": .string(Localizer.direction(of: locale).rawValue),
+            "pluralCategories": .array(Localizer.pluralCategories(of: locale).map { .string($0.rawValue) }),
+            "fallbackChain": Self.tags(merged.chain), "messages": .object(messages),
+        ]))
         let built = CachedBody(body: body, etag: "\"\(locale.identifier)-\(fnv1a64Hex(body))\"")
         catalogs.withLock { $0[locale] = built }
         return built
@@ -105,6 +104,11 @@ final class StringsService: Sendable {
         }
     }
 
+    /// Locale tags as a JSON array of their identifiers.
+    private static func tags(_ locales: [LocaleTag]) -> JSONValue {
+        .array(locales.map { .string($0.identifier) })
+    }
+
     /// Most messages in one format batch.
     static let maxBatch = 200
 
@@ -113,7 +117,7 @@ final class StringsService: Sendable {
     /// answer's JSON bytes (`{"direction", "locale", "key", "servedBy", "text"}` or `{…, "messages": [...]}`).
     /// Throws `StringsServiceError` (`.requestInvalid`, `.langInvalid`, `.limitExceeded`, `.keyUnknown`, `.formatFailed`).
     func format(body: [UInt8]) throws -> (locale: LocaleTag, json: [UInt8]) {
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else {
+        guard case .object(let object)? = try? JSONReader.read(body) else {
             throw StringsServiceError.requestInvalid("the body must be a JSON object")
         }
         var tag = "en"
@@ -123,7 +127,7 @@ final class StringsService: Sendable {
             tag = given
         }
         let locale = localizer.negotiate(tag: tag)
-        func one(_ item: [String: JSONValue]) throws -> [String: Any] {
+        func one(_ item: [String: JSONValue]) throws -> [String: JSONValue] {
             guard case .string(let key)? = item["key"], !key.isEmpty else { throw StringsServiceError.requestInvalid("each message needs a \"key\" string") }
             var arguments: [String: JSONValue] = [:]
             if let value = item["arguments"] {
@@ -131,37 +135,36 @@ final class StringsService: Sendable {
                 arguments = given
             }
             let formatted = try format(key: key, locale: locale, arguments: arguments)
-            return ["key": key, "text": formatted.text, "servedBy": formatted.servedBy.identifier]
+            return ["key": .string(key), "text": .string(formatted.text), "servedBy": .string(formatted.servedBy.identifier)]
         }
-        var result: [String: Any] = ["locale": locale.identifier, "direction": Localizer.direction(of: locale).rawValue]
+        var result: [String: JSONValue] = ["locale": .string(locale.identifier), "direction": .string(Localizer.direction(of: locale).rawValue)]
         if let messages = object["messages"] {
             guard case .array(let items) = messages else { throw StringsServiceError.requestInvalid("messages must be an array") }
             guard items.count <= Self.maxBatch else { throw StringsServiceError.limitExceeded("at most \(Self.maxBatch) messages per request") }
-            result["messages"] = try items.map { item -> [String: Any] in
+            result["messages"] = .array(try items.map { item in
                 guard case .object(let fields) = item else { throw StringsServiceError.requestInvalid("each message must be an object") }
-                return try one(fields)
-            }
+                return .object(try one(fields))
+            })
         } else {
             for (name, value) in try one(object) { result[name] = value }
         }
-        let data = (try? JSONSerialization.data(withJSONObject: result, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return (locale, Array(data))
+        return (locale, JSONWriter.bytes(.object(result)))
     }
 
     /// `GET /v1/locales/match`'s answer: `{"direction", "fallbackChain", "locale", "matched"}`.
     func match(lang: String?, acceptLanguage: String?) throws -> (locale: LocaleTag, json: [UInt8]) {
         let (locale, matched) = try negotiate(lang: lang, acceptLanguage: acceptLanguage)
-        let object: [String: Any] = [
-            "locale": locale.identifier, "matched": matched, "direction": Localizer.direction(of: locale).rawValue,
-            "fallbackChain": localizer.fallbackChain(for: locale).map(\.identifier),
-        ]
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return (locale, Array(body))
+        let body = JSONWriter.bytes(.object([
+            "locale": .string(locale.identifier), "matched": .bool(matched), "direction": .string(Localizer.direction(of: locale).rawValue),
+            "fallbackChain": Self.tags(localizer.fallbackChain(for: locale)),
+        ]))
+        return (locale, body)
     }
 
     private func argument(name: String, _ value: JSONValue, wantsDate: Bool) throws -> Argument {
         switch value {
-        case .number(let double):
+        case .number(let number):
+            let double = number.double
             if double.rounded() == double, abs(double) < 9e15 { return .integer(Int64(double)) }
             return .double(double)
         case .string(let text):
