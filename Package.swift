@@ -21,7 +21,7 @@ let package = Package(
         // Pure Swift, no Foundation: the strict RFC 8259 reader, JSONValue with exact numbers, the one writer.
         .target(name: "StableJSON"),
 
-        // The only code that includes ICU headers (DESIGN.md Facts 1-2). Its public header has no ICU type.
+        // The only code that includes ICU headers (docs/design.md#icu-and-foundation-in-one-process). Its public header has no ICU type.
         .target(
             name: "CICU",
             cxxSettings: [.unsafeFlags(["-O2"])],
