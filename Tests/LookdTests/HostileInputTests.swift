@@ -31,6 +31,11 @@ struct HostileInputTests {
         #expect(malformed.status == 400)
         #expect(malformed.errorCode == "precondition_invalid")
         #expect(try app.get(path).json["version"] as? Int == 2)
+        // An empty If-Match is an empty list, the same as none: a rollback proceeds, a publish needs a precondition.
+        #expect(try app.request("POST", path + "/rollback?to=1", headers: [("If-Match", "")], admin: true).status == 201)
+        #expect(try app.request("PUT", path, headers: [("If-Match", " ")], body: layer, admin: true).status == 428)
+        // If-Match: * on a rollback is refused as described (428), not a 400.
+        #expect(try app.request("POST", path + "/rollback?to=1", headers: [("If-Match", "*")], admin: true).status == 428)
     }
 
     @Test("/v1/strings honours If-None-Match with a weak tag and * (304), like the look route")

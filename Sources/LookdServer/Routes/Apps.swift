@@ -62,7 +62,7 @@ enum AppRoutes {
             responses: [201: "republished as the next version", 400: "malformed app key, version or precondition",
                         401: "missing or wrong admin token (unauthorized)", 403: "admin API disabled (forbidden)",
                         404: "unknown app (app_unknown) or version (version_unknown)", 412: "If-Match does not name the current version (version_conflict)",
-                        503: "store unavailable (store_unavailable)"],
+                        428: "If-Match: * (precondition_required): name the current version instead", 503: "store unavailable (store_unavailable)"],
             admin: true, query: ["to": "the version to republish (required)"])) { request in
             try app.auth.authorize(authorization: request.header("authorization"))
             let key = try appKey(request)
@@ -105,10 +105,14 @@ enum AppRoutes {
     /// `"v<N>"` and the fetch ETag `"v<N>-…"` (only the version is compared, strongly); a well-formed tag that is not
     /// one of ours — a weak tag, `"v01"`, anything else — simply does not match, so the publish answers 412
     /// (RFC 9110 §13.1.1). Throws 428 when `required` and neither header is present, or for `If-Match: *`;
-    /// 400 `precondition_invalid` when a header is malformed or both are sent.
+    /// 400 `precondition_invalid` when a header is malformed or both are sent. An empty header counts as absent.
     static func publishPrecondition(_ request: Request, required: Bool) throws -> PublishPrecondition? {
-        let ifMatch = request.header("if-match")
-        let ifNoneMatch = request.header("if-none-match")
+        // An empty field value is an empty list: the same as no header (RFC 9110 §5.6.1).
+        func present(_ name: String) -> String? {
+            request.header(name).flatMap { $0.allSatisfy { $0 == " " || $0 == "\t" } ? nil : $0 }
+        }
+        let ifMatch = present("if-match")
+        let ifNoneMatch = present("if-none-match")
         switch (ifMatch, ifNoneMatch) {
         case (nil, nil):
             if required { throw HTTPError.preconditionRequired("send If-Match: \"v<current version>\", or If-None-Match: * for a new app") }

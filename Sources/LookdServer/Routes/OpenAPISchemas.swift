@@ -80,19 +80,35 @@ enum OpenAPISchemas {
                 "properties": ["locale": ["type": "string", "pattern": languageTagPattern] as Schema,
                                "key": ["type": "string", "minLength": 1] as Schema, "arguments": arguments,
                                "messages": ["type": "array", "maxItems": StringsService.maxBatch, "items": message] as Schema],
+                "anyOf": [["required": ["key"]] as Schema, ["required": ["messages"]] as Schema],
                 "description": "one message (key, arguments) or a batch (messages); an unknown key is 404",
             ]
         case ("POST", "/v1/lint"):
             let catalog: Schema = [
                 "type": "object", "required": ["name", "text"],
                 "properties": ["name": ["type": "string", "pattern": "^[^/\\\\\\u0000-\\u001f\\u007f]{1,32}$"] as Schema,
-                               "text": ["type": "string", "description": "the catalog file's text (a JSON object of messages)"] as Schema],
+                               "text": ["type": "string", "description": "the catalog file's text: a JSON object of messages"] as Schema],
+            ]
+            let severity: Schema = ["type": "string", "enum": ["error", "warning", "off"]]
+            let severities: Schema = ["type": "object", "additionalProperties": severity]
+            let configuration: Schema = [
+                "type": "object", "additionalProperties": false,
+                "description": "the same as lookd lint --config's file (docs/lint.md); source defaults to en",
+                "properties": [
+                    "source": ["type": "string", "const": "en"] as Schema,
+                    "locales": ["type": "array", "items": ["type": "string", "pattern": languageTagPattern] as Schema] as Schema,
+                    "checks": severities,
+                    "perLocale": ["type": "object", "additionalProperties": severities] as Schema,
+                    "perKey": ["type": "object", "additionalProperties": severities] as Schema,
+                    "allowIdentical": ["type": "array", "items": ["type": "string"] as Schema] as Schema,
+                ],
             ]
             return [
                 "type": "object", "required": ["catalogs"],
-                "properties": ["catalogs": ["type": "array", "minItems": 1, "maxItems": limits.maxLintLocales, "items": catalog] as Schema,
-                               "configuration": ["type": "object"] as Schema],
-                "description": "one catalog must be the source (en.json unless the configuration says otherwise); at most \(ServiceBounds.lintKeysPerCatalog) keys per catalog",
+                "properties": ["catalogs": ["type": "array", "minItems": 1, "maxItems": limits.maxLintLocales, "items": catalog,
+                                            "contains": ["type": "object", "properties": ["name": ["const": "en.json"] as Schema]] as Schema] as Schema,
+                               "configuration": configuration],
+                "description": "one catalog is the source, en.json, and its text must be a JSON object (else 400 lint_input_invalid); at most \(ServiceBounds.lintKeysPerCatalog) keys per catalog",
             ]
         default:
             return nil
