@@ -12,6 +12,8 @@ enum OpenAPISchemas {
     static let appKeyPattern = "^pk_(live|test)_[0-9a-hjkmnp-tv-z]{33}$"
     /// A list of entity tags (`"…"` or `W/"…"`, comma-separated), or `*`.
     static let entityTagListPattern = #"^(\*|(W/)?"[\x21\x23-\x7E]*"( *, *(W/)?"[\x21\x23-\x7E]*")*)$"#
+    /// A list of entity tags without `*`: `If-Match: *` is refused (428), a publish must name the version it replaces.
+    static let entityTagsPattern = #"^(W/)?"[\x21\x23-\x7E]*"( *, *(W/)?"[\x21\x23-\x7E]*")*$"#
 
     static var appKey: Schema { ["type": "string", "pattern": appKeyPattern, "minLength": 41, "maxLength": 41,
                                  "examples": ["pk_live_540dxxtmh32jjac1btdv5rs11r3kjn166"]] }
@@ -44,11 +46,11 @@ enum OpenAPISchemas {
         case ("GET", "/v1/locales/match"), ("GET", "/v1/preview"), ("POST", "/v1/preview"):
             return [acceptLanguage]
         case ("PUT", "/v1/apps/{appKey}/look"):
-            return [("If-Match", ["type": "string", "pattern": entityTagListPattern],
+            return [("If-Match", ["type": "string", "pattern": entityTagsPattern],
                      "the current version's ETag, e.g. \"v3\" (another tag: 412; *: 428). Send it or If-None-Match, not both."),
                     ("If-None-Match", ["type": "string", "enum": ["*"]], "* for a new app's first version")]
         case ("POST", "/v1/apps/{appKey}/look/rollback"):
-            return [("If-Match", ["type": "string", "pattern": entityTagListPattern], "optional: the current version's ETag")]
+            return [("If-Match", ["type": "string", "pattern": entityTagsPattern], "optional: the current version's ETag (*: 428)")]
         default:
             return []
         }
