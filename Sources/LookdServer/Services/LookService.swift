@@ -156,8 +156,8 @@ final class LookService: Sendable {
         do {
             layers = try LookLayers(json: body, limits: readerLimits)
         } catch let error as LookInputError {
-            if let code = error.readError?.code, [.depthLimit, .stringLimit, .valueLimit].contains(code) {
-                throw LookServiceError.limitExceeded(error.message)
+            if let readError = error.readError, [.depthLimit, .stringLimit, .valueLimit].contains(readError.code) {
+                throw LookServiceError.limitExceeded("the body is over a limit: \(readError.description)")
             }
             throw LookServiceError.layerMalformed(error.message)
         }
