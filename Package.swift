@@ -7,6 +7,7 @@ let package = Package(
     name: "lookd",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
+        .library(name: "StableJSON", targets: ["StableJSON"]),
         .library(name: "LookResolver", targets: ["LookResolver"]),
         .library(name: "Strings", targets: ["Strings"]),
         .library(name: "StringsLint", targets: ["StringsLint"]),
@@ -15,9 +16,12 @@ let package = Package(
     ],
     targets: [
         // Pure Swift: look model, per-field precedence, colour science, palette. No ICU, no I/O.
-        .target(name: "LookResolver"),
+        .target(name: "LookResolver", dependencies: ["StableJSON"]),
 
-        // The only code that includes ICU headers (DESIGN.md Facts 1-2). Its public header has no ICU type.
+        // Pure Swift, no Foundation: the strict RFC 8259 reader, JSONValue with exact numbers, the one writer.
+        .target(name: "StableJSON"),
+
+        // The only code that includes ICU headers (docs/design.md#icu-and-foundation-in-one-process). Its public header has no ICU type.
         .target(
             name: "CICU",
             cxxSettings: [.unsafeFlags(["-O2"])],
@@ -28,7 +32,7 @@ let package = Package(
         .target(name: "Strings", dependencies: ["CICU"]),
 
         // The translation linter and its reporters (text, JSON, GitHub, SARIF), over Strings; its ICU pattern pass is in CICU.
-        .target(name: "StringsLint", dependencies: ["Strings", "CICU"]),
+        .target(name: "StringsLint", dependencies: ["Strings", "CICU", "StableJSON"]),
 
         // The only code that includes <microhttpd.h>: fixed-argument wrappers for libmicrohttpd's variadic API.
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
@@ -37,10 +41,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // The daemon as a library: HTTP (server, limits, errors at the edge) → routes → services → stores.
-        .target(name: "LookdServer", dependencies: ["LookResolver", "Strings", "StringsLint", "CMicroHTTPD", "CSQLite"]),
+        .target(name: "LookdServer", dependencies: ["StableJSON", "LookResolver", "Strings", "StringsLint", "CMicroHTTPD", "CSQLite"]),
 
         // The CLI: argument parsing and commands, nothing else.
-        .executableTarget(name: "lookd", dependencies: ["LookdServer", "LookResolver", "Strings", "StringsLint"]),
+        .executableTarget(name: "lookd", dependencies: ["LookdServer", "StableJSON", "LookResolver", "Strings", "StringsLint"]),
 
         // Benchmarks: an executable, never timed tests. `make bench`.
         .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings", "StringsLint", "ICUAnchor"], path: "Benchmarks/lookd-bench"),
@@ -54,12 +58,13 @@ let package = Package(
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
 
+        .testTarget(name: "StableJSONTests", dependencies: ["StableJSON"]),
         .testTarget(name: "LookResolverTests", dependencies: ["LookResolver"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         .testTarget(name: "StringsLintTests", dependencies: ["StringsLint", "Strings"]),
 
         // Routes and services in process; a few live-daemon tests for what needs sockets (framing, limits, shutdown, kill -9).
-        .testTarget(name: "LookdTests", dependencies: ["LookdServer", "LookResolver", "Strings", "CSQLite"]),
+        .testTarget(name: "LookdTests", dependencies: ["LookdServer", "StableJSON", "LookResolver", "Strings", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

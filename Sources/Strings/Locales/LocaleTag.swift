@@ -1,4 +1,4 @@
-/// One of the 50 locales the chat ships in (DESIGN.md "Strings"), by its BCP 47 tag: `en`, `pt-BR`,
+/// One of the 50 locales the chat ships in (docs/strings.md#the-50-locales), by its BCP 47 tag: `en`, `pt-BR`,
 /// `zh-Hant`, `es-419`, … A `LocaleTag` can only hold one of the 50; negotiation turns any input into one.
 public struct LocaleTag: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The BCP 47 tag exactly as the catalog file is named, e.g. "zh-HK".
@@ -22,13 +22,13 @@ public struct LocaleTag: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static func < (lhs: LocaleTag, rhs: LocaleTag) -> Bool { lhs.index < rhs.index }
 
-    /// The 50 locales, in the order of DESIGN.md.
+    /// The 50 locales, in the order of docs/strings.md#the-50-locales.
     public static let all: [LocaleTag] = identifiers.enumerated().map { LocaleTag(identifier: $1, index: $0) }
 
     /// English, the source language and the answer when nothing else matches.
     public static let english = all[identifiers.firstIndex(of: "en")!]
 
-    /// The supported tags, in DESIGN.md's order.
+    /// The supported tags, in the order of docs/strings.md#the-50-locales.
     static let identifiers: [String] = [
         "ar", "bn", "bg", "ca", "zh-Hans", "zh-Hant", "zh-HK", "hr", "cs", "da",
         "nl", "en", "fi", "fr", "fr-CA", "de", "el", "gu", "he", "hi",

@@ -49,15 +49,10 @@ enum CommandLineTool {
                 return 0
             }
             return try command.run(arguments)
-        } catch let error as UsageError {
-            Console.error("lookd \(name): \(error.description)")
-            return 2
-        } catch let error as ConfigurationError {
-            Console.error("lookd \(name): \(error.description)")
-            return 2
         } catch {
-            Console.error("lookd \(name): \(error)")
-            return 2
+            let report = FailureReport.of(error)
+            Console.error("lookd \(name): \(report.message)")
+            return report.exitCode
         }
     }
 

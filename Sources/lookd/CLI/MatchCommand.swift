@@ -1,4 +1,5 @@
 import Foundation
+import StableJSON
 import Strings
 
 /// `lookd match TAG…` / `lookd match --accept-language "…"`: the chosen locale and its fallback chain.
@@ -37,10 +38,9 @@ enum MatchCommand: Command {
             throw UsageError("give either TAG... or --accept-language/--language, not both")
         }
         if arguments.flag("json") {
-            let object: [String: Any] = ["locale": chosen.identifier, "chain": chain.map(\.identifier),
-                                         "direction": Localizer.direction(of: chosen).rawValue]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-            Console.write(data + Data("\n".utf8))
+            let object: JSONValue = .object(["locale": .string(chosen.identifier), "chain": .array(chain.map { .string($0.identifier) }),
+                                             "direction": .string(Localizer.direction(of: chosen).rawValue)])
+            Console.write(Data(JSONWriter.bytes(object) + Array("\n".utf8)))
         } else {
             print("locale: \(chosen.identifier)")
             print("chain:  \(chain.map(\.identifier).joined(separator: " → "))")
