@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "LookResolver", targets: ["LookResolver"]),
         .library(name: "Strings", targets: ["Strings"]),
+        .library(name: "StringsFormats", targets: ["StringsFormats"]),
         .executable(name: "lookd", targets: ["lookd"]),
     ],
     targets: [
@@ -25,6 +26,9 @@ let package = Package(
         // Catalogs, negotiation, fallback, plurals and MessageFormat, direction, lint. ICU only through CICU.
         .target(name: "Strings", dependencies: ["CICU"]),
 
+        // Apple String Catalogs, Android resources and XLIFF ⇄ lookd catalogs. No I/O beyond reading a catalog folder.
+        .target(name: "StringsFormats", dependencies: ["Strings"]),
+
         // The only code that includes <microhttpd.h>: fixed-argument wrappers for libmicrohttpd's variadic API.
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
 
@@ -32,7 +36,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // The daemon and CLI.
-        .executableTarget(name: "lookd", dependencies: ["LookResolver", "Strings", "CMicroHTTPD", "CSQLite"]),
+        .executableTarget(name: "lookd", dependencies: ["LookResolver", "Strings", "StringsFormats", "CMicroHTTPD", "CSQLite"]),
 
         // Benchmarks: an executable, never timed tests. `make bench`.
         .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings", "ICUAnchor"], path: "Benchmarks/lookd-bench"),
@@ -48,6 +52,7 @@ let package = Package(
 
         .testTarget(name: "LookResolverTests", dependencies: ["LookResolver"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
+        .testTarget(name: "StringsFormatsTests", dependencies: ["StringsFormats", "Strings"], resources: [.copy("Fixtures")]),
 
         // Integration tests: start the real `lookd serve` on an ephemeral loopback port and talk HTTP to it.
         .testTarget(name: "LookdTests", dependencies: ["CSQLite"]),
