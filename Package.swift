@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "LookResolver", targets: ["LookResolver"]),
         .library(name: "Strings", targets: ["Strings"]),
         .library(name: "StringsFormats", targets: ["StringsFormats"]),
+        .library(name: "StringsLint", targets: ["StringsLint"]),
+        .library(name: "LookdServer", targets: ["LookdServer"]),
         .executable(name: "lookd", targets: ["lookd"]),
     ],
     targets: [
@@ -23,11 +25,15 @@ let package = Package(
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
 
-        // Catalogs, negotiation, fallback, plurals and MessageFormat, direction, lint. ICU only through CICU.
+        // The runtime: catalogs, negotiation, fallback, plurals and MessageFormat, direction. ICU only through CICU.
         .target(name: "Strings", dependencies: ["CICU"]),
 
-        // Apple String Catalogs, Android resources and XLIFF ⇄ lookd catalogs. No I/O beyond reading a catalog folder.
+        // Apple String Catalogs, Android resources and XLIFF ⇄ lookd catalogs. No I/O beyond reading files it is given.
         .target(name: "StringsFormats", dependencies: ["Strings"]),
+
+        // The translation linter and its reporters (text, JSON, GitHub, SARIF), over Strings; its ICU pattern pass is in CICU.
+        // Other formats are read through StringsFormats.
+        .target(name: "StringsLint", dependencies: ["Strings", "StringsFormats", "CICU"]),
 
         // The only code that includes <microhttpd.h>: fixed-argument wrappers for libmicrohttpd's variadic API.
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
@@ -35,11 +41,14 @@ let package = Package(
         // The only code that includes <sqlite3.h>.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
-        // The daemon and CLI.
-        .executableTarget(name: "lookd", dependencies: ["LookResolver", "Strings", "StringsFormats", "CMicroHTTPD", "CSQLite"]),
+        // The daemon as a library: HTTP (server, limits, errors at the edge) → routes → services → stores.
+        .target(name: "LookdServer", dependencies: ["LookResolver", "Strings", "StringsLint", "CMicroHTTPD", "CSQLite"]),
+
+        // The CLI: argument parsing and commands, nothing else.
+        .executableTarget(name: "lookd", dependencies: ["LookdServer", "LookResolver", "Strings", "StringsLint", "StringsFormats"]),
 
         // Benchmarks: an executable, never timed tests. `make bench`.
-        .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings", "ICUAnchor"], path: "Benchmarks/lookd-bench"),
+        .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings", "StringsLint", "StringsFormats", "ICUAnchor"], path: "Benchmarks/lookd-bench"),
 
         // Bench-only: raw ICU C++ doing what Strings does, timed in the same run (the `strings` suite's anchor).
         .target(
@@ -52,10 +61,11 @@ let package = Package(
 
         .testTarget(name: "LookResolverTests", dependencies: ["LookResolver"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
-        .testTarget(name: "StringsFormatsTests", dependencies: ["StringsFormats", "Strings"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "StringsLintTests", dependencies: ["StringsLint", "Strings"]),
+        .testTarget(name: "StringsFormatsTests", dependencies: ["StringsFormats", "StringsLint", "Strings"], resources: [.copy("Fixtures")]),
 
-        // Integration tests: start the real `lookd serve` on an ephemeral loopback port and talk HTTP to it.
-        .testTarget(name: "LookdTests", dependencies: ["CSQLite"]),
+        // Routes and services in process; a few live-daemon tests for what needs sockets (framing, limits, shutdown, kill -9).
+        .testTarget(name: "LookdTests", dependencies: ["LookdServer", "LookResolver", "Strings", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
