@@ -13,7 +13,7 @@ import Testing
         }
     }
 
-    @Test func everyCatalogMessagePrintsBackUnchanged() throws {
+    @Test func everyCatalogMessagePrintsBackUnchangedWithICUsArguments() throws {
         let content = try CatalogFixtures.shipped()
         let patterns = content.source.map(\.message) + content.translations.values.flatMap { $0.map(\.pattern) }
         for pattern in patterns {
@@ -23,17 +23,30 @@ import Testing
         }
     }
 
-    @Test(arguments: ["xcstrings"])
-    func exportThenImportGivesTheSameCatalogs(format name: String) throws {
+    @Test(arguments: ["xcstrings", "android"])
+    func exportThenImportGivesBackEveryCatalogFile(format name: String) throws {
         let format = try #require(CatalogFormats.named(name))
-        let content = try CatalogFixtures.shipped()
-        let exported = try format.write(content)
+        let exported = try format.write(try CatalogFixtures.shipped())
         let imported = try format.read(exported)
         let original = try CatalogFixtures.shippedFiles()
         let files = imported.files
         #expect(files.count == 50)
-        for (name, bytes) in files {
-            #expect(original[name] == bytes, "\(name) differs after \(name) export and import")
+        for (file, bytes) in files {
+            #expect(original[file] == bytes, "\(file) differs after \(name) export and import")
+        }
+    }
+
+    @Test func xliffExportThenImportGivesBackEachLocaleFile() throws {
+        let content = try CatalogFixtures.shipped()
+        let original = try CatalogFixtures.shippedFiles()
+        for locale in LocaleTag.all where locale != .english {
+            let format = XLIFFFormat(locale: locale.identifier)
+            let imported = try format.read(try format.write(content))
+            #expect(imported.locales == [locale])
+            #expect(imported.localeFile(locale) == original[locale.identifier + ".json"], "\(locale)")
+            #expect(imported.sourceFile == original["en.json"])
+            let merged = try content.merging(translationsOf: imported)
+            #expect(merged == content)
         }
     }
 }

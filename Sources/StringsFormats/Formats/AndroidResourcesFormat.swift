@@ -13,6 +13,7 @@ import Strings
 /// gives it (English: `other`, "0 characters left"); the file says so in a comment. Refused: plurals with
 /// text around them or several plurals in one message (Android has whole-string plurals only).
 public struct AndroidResourcesFormat: CatalogFormat {
+    public var importsSource: Bool { true }
     public let name = "android"
 
     public init() {}

@@ -7,6 +7,10 @@ public protocol CatalogFormat: Sendable {
     /// The `--format` name: `xcstrings`, `android`, `xliff`.
     var name: String { get }
 
+    /// Whether an import replaces the source and every locale (String Catalogs, Android resources) or only
+    /// delivers one locale's translations for the existing source (XLIFF).
+    var importsSource: Bool { get }
+
     /// The files that carry `content`. Throws `ConversionError` listing every key and locale that cannot be
     /// expressed (never flattens them).
     func write(_ content: CatalogContent) throws -> FormatFiles

@@ -6,6 +6,7 @@ import Strings
 /// (text around it, more arguments, several plurals) is a `substitutions` entry per plural argument.
 /// Reading refuses what it cannot map (device or width variations, unknown locales) with the key named.
 public struct StringCatalogFormat: CatalogFormat {
+    public var importsSource: Bool { true }
     public let name = "xcstrings"
 
     public init() {}

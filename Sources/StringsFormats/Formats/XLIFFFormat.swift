@@ -6,6 +6,7 @@ import Strings
 /// `xml:space="preserve"`. Messages stay ICU MessageFormat text (CAT tools with ICU support show plurals;
 /// others show the pattern). Reading gives the source and that locale.
 public struct XLIFFFormat: CatalogFormat {
+    public var importsSource: Bool { false }
     public let name = "xliff"
     /// The target locale tag; required for writing.
     public let locale: String?
