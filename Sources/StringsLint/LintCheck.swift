@@ -25,6 +25,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
     case missingPluralCategory = "missing-plural-category"
     case controlCharacter = "control-character"
     case unbalancedBidi = "unbalanced-bidi"
+    case unsupportedConstruct = "unsupported-construct"
     // Warnings: probably a mistake; a team may turn them up to errors or off in lookd-lint.json.
     case extraKey = "extra-key"
     case unreachablePluralCategory = "unreachable-plural-category"
@@ -34,6 +35,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
     case whitespace = "whitespace"
     case endPunctuation = "end-punctuation"
     case emptyValue = "empty-value"
+    case translationState = "translation-state"
 
     /// The stable code, e.g. "missing-key".
     public var code: String { rawValue }
@@ -42,10 +44,11 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
     public var defaultSeverity: LintSeverity {
         switch self {
         case .unreadableFile, .invalidUTF8, .invalidJSON, .duplicateKey, .fileName, .missingKey, .syntaxError,
-             .argumentMismatch, .argumentType, .missingOther, .missingPluralCategory, .controlCharacter, .unbalancedBidi:
+             .argumentMismatch, .argumentType, .missingOther, .missingPluralCategory, .controlCharacter, .unbalancedBidi,
+             .unsupportedConstruct:
             .error
         case .extraKey, .unreachablePluralCategory, .missingDecimalCategory, .identicalToSource, .tooLong,
-             .whitespace, .endPunctuation, .emptyValue:
+             .whitespace, .endPunctuation, .emptyValue, .translationState:
             .warning
         }
     }
@@ -74,6 +77,8 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
         case .whitespace: "Leading or trailing whitespace differs from the source"
         case .endPunctuation: "Final punctuation differs from the source"
         case .emptyValue: "Empty message"
+        case .unsupportedConstruct: "Construct lookd cannot read without losing meaning"
+        case .translationState: "Translation not in a translated state"
         }
     }
 
@@ -122,6 +127,10 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
             "The translation ends with different punctuation than the source (a full stop, question mark, exclamation mark, colon or ellipsis), counting script equivalents such as 。 ؟ । as the same."
         case .emptyValue:
             "The message is an empty string."
+        case .unsupportedConstruct:
+            "String Catalogs, Android resources and XLIFF only: something lookd cannot map to a MessageFormat message without misreading it (device or width variations, markup inside an Android string, a locale outside the configured ones, a plural exact value other than 0). It is reported, not guessed at; docs/formats.md lists the mappings."
+        case .translationState:
+            "String Catalogs and XLIFF only: a localization whose state says it is not done (`new`, `needs_review`, `stale`; XLIFF `new`, `needs-translation`, `needs-review-translation`, …)."
         }
     }
 }

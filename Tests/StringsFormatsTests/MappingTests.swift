@@ -89,7 +89,7 @@ import Testing
         let error = try #require(throws: ConversionError.self) {
             try StringCatalogFormat().write(Self.catalog("Hi {name}", translations: [Self.ru: "Привет {user}"]))
         }
-        #expect(error.problems == [.init(key: "k", locale: "ru", reason: "argument 'user' is not in the source message")])
+        #expect(error.problems == [.init(key: "k", locale: "ru", reason: "argument 'user' is not in the source message", kind: .argument)])
     }
 
     @Test func selectCasesBecomeOneKeyEachAndJoinBack() throws {

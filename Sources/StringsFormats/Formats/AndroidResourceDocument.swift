@@ -24,10 +24,14 @@ public struct AndroidResourceDocument: Sendable {
 
     /// Files of the 50 locales' primary directories, English first.
     public let files: [File]
+    /// Files that could not be read (not XML, not `<resources>`, a secondary directory that differs); their
+    /// resources are not in `files`.
+    public let fileProblems: [ConversionError.Problem]
 
     /// Reads every `values*/strings.xml`. Directories that are not one of the 50 locales' are skipped; a
-    /// secondary directory (`values-he` next to `values-iw`) must hold the same bytes. Throws `ConversionError`.
-    public init(files input: FormatFiles) throws {
+    /// secondary directory (`values-he` next to `values-iw`) must hold the same bytes. Problems with a file are
+    /// in `fileProblems`.
+    public init(files input: FormatFiles) {
         var files: [File] = []
         var problems: [ConversionError.Problem] = []
         for (path, bytes) in input.files.sorted(by: { $0.key < $1.key }) {
@@ -37,23 +41,31 @@ public struct AndroidResourceDocument: Sendable {
             if !isPrimary {
                 let primary = parts.dropLast(2).map(String.init) + [AndroidQualifier.directories(for: locale)[0], AndroidResourcesFormat.fileName]
                 if let other = input.files[primary.joined(separator: "/")], other != bytes {
-                    problems.append(.init(key: nil, locale: locale.identifier, reason: "\(path) differs from \(primary.joined(separator: "/"))"))
+                    problems.append(.init(key: nil, locale: locale.identifier, reason: "differs from \(primary.joined(separator: "/"))", file: path, position: .start))
                 }
                 if input.files[primary.joined(separator: "/")] != nil { continue }
             }
             do {
-                files.append(File(path: path, locale: locale, resources: try Self.resources(XMLTree.parse(bytes), path: path)))
+                let (resources, resourceProblems) = try Self.resources(XMLTree.parse(bytes))
+                files.append(File(path: path, locale: locale, resources: resources))
+                problems += resourceProblems.map { problem in
+                    var placed = problem.placed(file: path, position: nil)
+                    placed.locale = locale.identifier
+                    return placed
+                }
             } catch let error as ConversionError {
-                problems += error.problems.map { .init(key: $0.key, locale: locale.identifier, reason: "\(path): \($0.reason)") }
-            }
+                problems += error.problems.map { .init(key: $0.key, locale: locale.identifier, reason: $0.reason, kind: .syntax, file: path, position: $0.position ?? .start) }
+            } catch {}
         }
-        if !problems.isEmpty { throw ConversionError(problems) }
+        self.fileProblems = problems
         self.files = files.sorted { $0.locale < $1.locale }
     }
 
-    private static func resources(_ root: XMLTree, path: String) throws -> [Resource] {
+    /// The resources of a file, and the problems of those that could not be read (left out).
+    private static func resources(_ root: XMLTree) throws -> ([Resource], [ConversionError.Problem]) {
         guard root.name == "resources" else { throw ConversionError(key: nil, reason: "the root element is <\(root.name)>, not <resources>") }
         var resources: [Resource] = []
+        var problems: [ConversionError.Problem] = []
         var comment: String?
         for child in root.children {
             switch child {
@@ -65,22 +77,29 @@ public struct AndroidResourceDocument: Sendable {
             case .text: break
             case .element(let element):
                 defer { comment = nil }
-                guard let name = element.attributes["name"] else { throw ConversionError(key: nil, reason: "<\(element.name)> without a name") }
-                switch element.name {
-                case "string":
-                    resources.append(Resource(name: name, comment: comment, items: nil, text: try text(of: element, name: name), position: element.position))
-                case "plurals":
-                    let items = try element.elements(named: "item").map { item in
-                        guard let quantity = item.attributes["quantity"] else { throw ConversionError(key: name, reason: "<item> without a quantity") }
-                        return (quantity: quantity, text: try text(of: item, name: name), position: item.position)
-                    }
-                    resources.append(Resource(name: name, comment: comment, items: items, text: "", position: element.position))
-                default:
+                guard let name = element.attributes["name"] else {
+                    problems.append(.init(key: nil, reason: "<\(element.name)> without a name", kind: .syntax, position: element.position))
                     continue
+                }
+                do {
+                    switch element.name {
+                    case "string":
+                        resources.append(Resource(name: name, comment: comment, items: nil, text: try text(of: element, name: name), position: element.position))
+                    case "plurals":
+                        let items = try element.elements(named: "item").map { item in
+                            guard let quantity = item.attributes["quantity"] else { throw ConversionError(key: name, reason: "<item> without a quantity") }
+                            return (quantity: quantity, text: try text(of: item, name: name), position: item.position)
+                        }
+                        resources.append(Resource(name: name, comment: comment, items: items, text: "", position: element.position))
+                    default:
+                        continue
+                    }
+                } catch let error as ConversionError {
+                    problems += error.problems.map { $0.placed(file: nil, position: element.position) }
                 }
             }
         }
-        return resources
+        return (resources, problems)
     }
 
     /// A resource's text; inline `<xliff:g>` keeps its content, any other markup is refused (not misread).
@@ -91,39 +110,60 @@ public struct AndroidResourceDocument: Sendable {
         do {
             return try AndroidStringEscaping.unescape(element.text)
         } catch let error as ConversionError {
-            throw ConversionError(key: name, reason: error.problems.first?.reason ?? "bad escape")
+            throw ConversionError(key: name, reason: error.problems.first?.reason ?? "bad escape", kind: .syntax)
         }
     }
 
     /// The resources as `PrintfCatalog` units, English's order; translations are matched by resource name.
+    /// Throws one `ConversionError` with every problem.
     public func catalog() throws -> PrintfCatalog {
+        let (catalog, problems) = catalogSkippingProblems()
+        if !problems.isEmpty { throw ConversionError(problems) }
+        return catalog
+    }
+
+    /// `catalog()` that leaves out each resource it cannot read and returns those problems, placed at the
+    /// resource in its file — what a linter needs to go on.
+    public func catalogSkippingProblems() -> (catalog: PrintfCatalog, problems: [ConversionError.Problem]) {
         guard let english = files.first(where: { $0.locale == .english }) else {
-            throw ConversionError(key: nil, reason: "no values/strings.xml (the English source)")
+            return (PrintfCatalog(units: []), fileProblems + [.init(key: nil, reason: "no values/strings.xml (the English source)")])
         }
-        var byLocale: [LocaleTag: [String: Resource]] = [:]
+        var problems = fileProblems
+        var byLocale: [LocaleTag: (file: File, resources: [String: Resource])] = [:]
         for file in files where file.locale != .english {
-            byLocale[file.locale] = Dictionary(file.resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            byLocale[file.locale] = (file, Dictionary(file.resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }))
         }
-        let units = try collectingProblems(english.resources) { resource -> PrintfCatalog.Unit in
+        var units: [PrintfCatalog.Unit] = []
+        for resource in english.resources {
             let split = SelectCase.parse(androidName: resource.name)
             var comment = EntryComment(text: resource.comment)
             if comment.legend == nil { comment.legend = Self.inferredLegend(resource) }
             let legend = comment.legend ?? ArgumentLegend(entries: [])
-            var messages: [LocaleTag: PrintfMessage] = [.english: try Self.message(resource, legend: legend, locale: .english)]
-            for (locale, resources) in byLocale {
-                if let translated = resources[resource.name] { messages[locale] = try Self.message(translated, legend: legend, locale: locale) }
+            var messages: [LocaleTag: PrintfMessage] = [:]
+            do {
+                messages[.english] = try Self.message(resource, legend: legend, locale: .english)
+            } catch let error as ConversionError {
+                problems += error.problems.map { $0.placed(file: english.path, position: resource.position) }
+                continue
+            } catch { continue }
+            for (locale, translated) in byLocale {
+                guard let resource = translated.resources[resource.name] else { continue }
+                do {
+                    messages[locale] = try Self.message(resource, legend: legend, locale: locale)
+                } catch let error as ConversionError {
+                    problems += error.problems.map { $0.placed(file: translated.file.path, position: resource.position) }
+                } catch {}
             }
-            return PrintfCatalog.Unit(key: split?.name ?? resource.name, selectCase: split?.selectCase, comment: comment, messages: messages)
+            units.append(PrintfCatalog.Unit(key: split?.name ?? resource.name, selectCase: split?.selectCase, comment: comment, messages: messages))
         }
-        var problems: [ConversionError.Problem] = []
         let names = Set(english.resources.map(\.name))
         for file in files where file.locale != .english {
             for resource in file.resources where !names.contains(resource.name) {
-                problems.append(.init(key: resource.name, locale: file.locale.identifier, reason: "\(file.path): not in values/strings.xml"))
+                problems.append(.init(key: resource.name, locale: file.locale.identifier, reason: "not in values/strings.xml", kind: .unknownKey,
+                                      file: file.path, position: resource.position))
             }
         }
-        if !problems.isEmpty { throw ConversionError(problems) }
-        return PrintfCatalog(units: units)
+        return (PrintfCatalog(units: units), problems)
     }
 
     static func message(_ resource: Resource, legend: ArgumentLegend, locale: LocaleTag) throws -> PrintfMessage {

@@ -101,7 +101,7 @@ public struct AndroidResourcesFormat: CatalogFormat {
     }
 
     public func read(_ files: FormatFiles) throws -> CatalogContent {
-        let document = try AndroidResourceDocument(files: files)
+        let document = AndroidResourceDocument(files: files)
         return try document.catalog().content()
     }
 }

@@ -22,7 +22,8 @@ public enum AndroidStringEscaping {
     }
 
     /// The string Android shows for resource text `raw` (XML entities already resolved). Throws
-    /// `ConversionError` (no key; the caller's) for a malformed `\u` escape.
+    /// `ConversionError` (no key; the caller's) for a malformed `\u` escape or an apostrophe that is neither
+    /// escaped nor quoted (Android's compiler refuses both).
     public static func unescape(_ raw: String) throws -> String {
         var output = ""
         var quoted = false
@@ -44,13 +45,15 @@ public enum AndroidStringEscaping {
                     var hex = ""
                     for _ in 0..<4 { if let digit = iterator.next() { hex.append(digit) } }
                     guard let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) else {
-                        throw ConversionError(key: nil, reason: "malformed \\u escape in '\(raw)'")
+                        throw ConversionError(key: nil, reason: "malformed \\u escape in '\(raw)'", kind: .syntax)
                     }
                     append(String(Character(scalar)))
                 default: append(String(escaped))
                 }
             case "\"":
                 quoted.toggle()
+            case "'" where !quoted:
+                throw ConversionError(key: nil, reason: "apostrophe not preceded by \\ (aapt2 rejects it)", kind: .syntax)
             case " ", "\n", "\t", "\r":
                 if quoted { append(String(character)) } else { pendingSpace = true }
             default:

@@ -44,27 +44,42 @@ public struct StringCatalogDocument: Sendable {
     /// the 50 locales (Apple's tags are lookd's). Arguments are named by the comment's legend, else `arg1`,
     /// `arg2`, … from the English text. Throws one `ConversionError` with every problem.
     public func catalog() throws -> PrintfCatalog {
+        let (catalog, problems) = catalogSkippingProblems()
+        if !problems.isEmpty { throw ConversionError(problems) }
+        return catalog
+    }
+
+    /// `catalog()` that leaves out each localization (or string) it cannot read and returns those problems,
+    /// placed at the localization — what a linter needs to go on.
+    public func catalogSkippingProblems() -> (catalog: PrintfCatalog, problems: [ConversionError.Problem]) {
+        var problems: [ConversionError.Problem] = []
         guard sourceLanguage == "en" else {
-            throw ConversionError(key: nil, reason: "sourceLanguage is '\(sourceLanguage)'; lookd's source is en")
+            return (PrintfCatalog(units: []), [.init(key: nil, reason: "sourceLanguage is '\(sourceLanguage)'; lookd's source is en", position: .start)])
         }
-        let units = try collectingProblems(entries) { entry -> PrintfCatalog.Unit in
+        var units: [PrintfCatalog.Unit] = []
+        for entry in entries {
             let split = SelectCase.parse(appleKey: entry.key)
-            let key = split?.key ?? entry.key
             var comment = EntryComment(text: entry.comment)
             if comment.legend == nil, let english = entry.localizations.first(where: { $0.locale == "en" }) {
-                comment.legend = try Self.inferredLegend(english.tree, key: entry.key)
+                comment.legend = Self.inferredLegend(english.tree, key: entry.key)
             }
             let legend = comment.legend ?? ArgumentLegend(entries: [])
             var messages: [LocaleTag: PrintfMessage] = [:]
             for localization in entry.localizations {
                 guard let locale = LocaleTag(localization.locale), locale.identifier == localization.locale else {
-                    throw ConversionError(key: entry.key, locale: localization.locale, reason: "not one of lookd's 50 locales (Apple tags: zh-Hans, zh-HK, es-419, pt-PT, nb, …)")
+                    problems.append(.init(key: entry.key, locale: localization.locale, reason: "not one of lookd's 50 locales (Apple tags: zh-Hans, zh-HK, es-419, pt-PT, nb, …)",
+                                          position: localization.position))
+                    continue
                 }
-                messages[locale] = try Self.message(localization.tree, legend: legend, key: entry.key, locale: localization.locale)
+                do {
+                    messages[locale] = try Self.message(localization.tree, legend: legend, key: entry.key, locale: localization.locale)
+                } catch let error as ConversionError {
+                    problems += error.problems.map { $0.placed(file: nil, position: localization.position) }
+                } catch {}
             }
-            return PrintfCatalog.Unit(key: key, selectCase: split?.selectCase, comment: comment, messages: messages)
+            units.append(PrintfCatalog.Unit(key: split?.key ?? entry.key, selectCase: split?.selectCase, comment: comment, messages: messages))
         }
-        return PrintfCatalog(units: units)
+        return (PrintfCatalog(units: units), problems)
     }
 
     private static func unitValue(_ tree: JSONTree?, key: String, locale: String) throws -> String {
@@ -78,7 +93,7 @@ public struct StringCatalogDocument: Sendable {
         guard let variations = tree.members else { throw ConversionError(key: key, locale: locale, reason: "variations must be an object") }
         guard variations.count == 1, variations[0].key == "plural", let plural = variations[0].value.members else {
             let kinds = variations.map(\.key).filter { $0 != "plural" }
-            throw ConversionError(key: key, locale: locale, reason: "\(kinds.joined(separator: ", ")) variations are not supported (lookd has plural variations only)")
+            throw ConversionError(key: key, locale: locale, reason: "\(kinds.joined(separator: ", ")) variations are not supported (lookd has plural variations only)", kind: .unsupported)
         }
         return try plural.map { member in
             guard let category = PluralCategory(rawValue: member.key) else {
@@ -101,7 +116,8 @@ public struct StringCatalogDocument: Sendable {
         var slots: [String: Int] = [:]
         var plurals: [PrintfMessage.Plural] = []
         for substitution in tree["substitutions"]?.members ?? [] {
-            guard let number = substitution.value["argNum"]?.integer, number >= 1, number <= legend.entries.count else {
+            guard let number = substitution.value["argNum"]?.integer ?? Self.tokenArgument(substitution.key, in: template),
+                  number >= 1, number <= legend.entries.count else {
                 throw ConversionError(key: key, locale: locale, reason: "substitution '\(substitution.key)' needs an argNum within the source's arguments")
             }
             guard let variations = substitution.value["variations"] else {
@@ -114,8 +130,26 @@ public struct StringCatalogDocument: Sendable {
         return PrintfMessage(template: pieces, plurals: plurals)
     }
 
+    /// The argument a `%#@name@` token stands for when the substitution has no `argNum`: its number
+    /// (`%2$#@name@`), else its place among the template's specifiers.
+    static func tokenArgument(_ name: String, in template: String) -> Int? {
+        var rest = Substring(template)
+        var place = 0
+        while let percent = rest.firstIndex(of: "%") {
+            rest = rest[rest.index(after: percent)...]
+            if rest.hasPrefix("%") { rest = rest.dropFirst(); continue }
+            place += 1
+            let digits = rest.prefix { $0.isNumber }
+            let afterDigits = rest.dropFirst(digits.count)
+            let explicit = !digits.isEmpty && afterDigits.hasPrefix("$")
+            let body = explicit ? afterDigits.dropFirst() : rest
+            if body.hasPrefix("#@\(name)@") { return explicit ? Int(digits) : place }
+        }
+        return nil
+    }
+
     /// Arguments `arg1`, `arg2`, … typed by the English text's specifiers, for catalogs lookd did not write.
-    static func inferredLegend(_ tree: JSONTree, key: String) throws -> ArgumentLegend {
+    static func inferredLegend(_ tree: JSONTree, key: String) -> ArgumentLegend {
         var texts: [String] = []
         var plurals: [Int: String] = [:]
         if let value = tree["stringUnit"]?["value"]?.string { texts.append(value) }

@@ -3,16 +3,46 @@
 /// run before throwing.
 public struct ConversionError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        /// What sort of problem, for a linter to file it under a check.
+        public enum Kind: Sendable, Hashable {
+            /// A construct the other side has no lossless equivalent for (or lookd cannot read).
+            case unsupported
+            /// A specifier or argument that is not one of the source's.
+            case argument
+            /// A specifier of another type than the source's argument (`%@` for an integer).
+            case argumentType
+            /// Text that is not well-formed (MessageFormat, JSON, XML, escapes).
+            case syntax
+            /// A translation of a key the source does not have.
+            case unknownKey
+        }
+
         /// The catalog key (or the format's own name for it when it maps to no key), nil for file-level problems.
         public let key: String?
         /// The locale tag, when the problem is in one locale's text.
-        public let locale: String?
+        public var locale: String?
         public let reason: String
+        public var kind: Kind
+        /// The file (relative path inside a directory format) and place, when the reader knows them.
+        public var file: String?
+        public var position: FilePosition?
 
-        public init(key: String?, locale: String? = nil, reason: String) {
+        public init(key: String?, locale: String? = nil, reason: String, kind: Kind = .unsupported, file: String? = nil,
+                    position: FilePosition? = nil) {
             self.key = key
             self.locale = locale
             self.reason = reason
+            self.kind = kind
+            self.file = file
+            self.position = position
+        }
+
+        /// The same problem placed in `file` at `position` (kept when already placed).
+        public func placed(file: String?, position: FilePosition?) -> Problem {
+            var placed = self
+            placed.file = self.file ?? file
+            placed.position = self.position ?? position
+            return placed
         }
 
         public var description: String {
@@ -27,8 +57,8 @@ public struct ConversionError: Error, Sendable, Hashable, CustomStringConvertibl
 
     public init(_ problems: [Problem]) { self.problems = problems }
 
-    public init(key: String?, locale: String? = nil, reason: String) {
-        problems = [Problem(key: key, locale: locale, reason: reason)]
+    public init(key: String?, locale: String? = nil, reason: String, kind: Problem.Kind = .unsupported) {
+        problems = [Problem(key: key, locale: locale, reason: reason, kind: kind)]
     }
 
     public var description: String { problems.map(\.description).joined(separator: "\n") }

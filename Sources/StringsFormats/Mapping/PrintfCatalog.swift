@@ -46,7 +46,7 @@ public struct PrintfCatalog: Sendable, Hashable {
         var problems: [ConversionError.Problem] = []
         for locale in content.locales {
             for entry in content.translations[locale] ?? [] where !sourceKeys.contains(entry.key) {
-                problems.append(.init(key: entry.key, locale: locale.identifier, reason: "not in the source catalog"))
+                problems.append(.init(key: entry.key, locale: locale.identifier, reason: "not in the source catalog", kind: .unknownKey))
             }
         }
         var units: [Unit] = []
@@ -112,6 +112,14 @@ public struct PrintfCatalog: Sendable, Hashable {
     /// translations are written in source key order. Throws `ConversionError` for a unit without English or a
     /// message that refers to an argument its legend does not have.
     public func content() throws -> CatalogContent {
+        let (content, problems) = contentSkippingProblems()
+        if !problems.isEmpty { throw ConversionError(problems) }
+        return content
+    }
+
+    /// `content()` that leaves out what it cannot convert (a key without English, one locale's message) and
+    /// returns those problems with the catalogs — what a linter needs to go on.
+    public func contentSkippingProblems() -> (content: CatalogContent, problems: [ConversionError.Problem]) {
         var groups: [(key: String, units: [Unit])] = []
         for unit in units {
             if let last = groups.last, last.key == unit.key, unit.selectCase != nil {
@@ -121,21 +129,34 @@ public struct PrintfCatalog: Sendable, Hashable {
             }
         }
         var content = CatalogContent(source: [])
+        var problems: [ConversionError.Problem] = []
         let locales = Set(units.flatMap(\.messages.keys)).subtracting([.english]).sorted()
-        _ = try collectingProblems(groups) { group in
-            guard let first = group.units.first, first.messages[.english] != nil else {
-                throw ConversionError(key: group.key, reason: "no English (source) text")
+        for group in groups {
+            guard let first = group.units.first, group.units.allSatisfy({ $0.messages[.english] != nil }) else {
+                problems.append(.init(key: group.key, reason: "no English (source) text", kind: .unknownKey))
+                continue
             }
-            let source = try Self.message(of: group.units, locale: .english)!
-            content.source.append(CatalogContent.SourceEntry(key: group.key, message: source.pattern,
-                                                             description: first.comment.description, maxLength: first.comment.maxLength))
+            do {
+                let source = try Self.message(of: group.units, locale: .english)!
+                content.source.append(CatalogContent.SourceEntry(key: group.key, message: source.pattern,
+                                                                 description: first.comment.description, maxLength: first.comment.maxLength))
+            } catch let error as ConversionError {
+                problems += error.problems
+                continue
+            } catch {
+                continue
+            }
             for locale in locales {
-                if let message = try Self.message(of: group.units, locale: locale) {
-                    content.translations[locale, default: []].append(CatalogContent.Translation(key: group.key, pattern: message.pattern))
-                }
+                do {
+                    if let message = try Self.message(of: group.units, locale: locale) {
+                        content.translations[locale, default: []].append(CatalogContent.Translation(key: group.key, pattern: message.pattern))
+                    }
+                } catch let error as ConversionError {
+                    problems += error.problems
+                } catch {}
             }
         }
-        return content
+        return (content, problems)
     }
 
     /// One locale's ICU message for a group of units (one plain unit, or the cases of a select); nil when the

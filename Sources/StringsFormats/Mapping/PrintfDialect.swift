@@ -38,7 +38,9 @@ public struct PrintfDialect: Sendable, Hashable {
     /// (the caller's key) for a specifier that is unknown, out of range, or of the wrong type for the legend.
     public func parse(_ text: String, legend: ArgumentLegend, countArgument: Int?, slots: [String: Int] = [:], key: String,
                       locale: String?) throws -> [PrintfMessage.Piece] {
-        func fail(_ reason: String) -> ConversionError { ConversionError(key: key, locale: locale, reason: reason) }
+        func fail(_ reason: String, _ kind: ConversionError.Problem.Kind = .syntax) -> ConversionError {
+            ConversionError(key: key, locale: locale, reason: reason, kind: kind)
+        }
         let scalars = Array(text.unicodeScalars)
         var pieces: [PrintfMessage.Piece] = []
         var literal = String.UnicodeScalarView()
@@ -86,7 +88,7 @@ public struct PrintfDialect: Sendable, Hashable {
                     name.unicodeScalars.append(scalars[index])
                     index += 1
                 }
-                guard index < scalars.count, let slot = slots[name] else { throw fail("substitution '%#@\(name)@' has no definition") }
+                guard index < scalars.count, let slot = slots[name] else { throw fail("substitution '%#@\(name)@' has no definition", .argument) }
                 index += 1
                 flush()
                 pieces.append(.plural(slot))
@@ -103,13 +105,13 @@ public struct PrintfDialect: Sendable, Hashable {
             let resolved = number ?? nextSequential
             if number == nil { nextSequential += 1 }
             guard resolved >= 1, resolved <= legend.entries.count else {
-                throw fail("specifier '%\(digits.isEmpty ? "" : digits + "$")\(conversion)' refers to argument \(resolved); the source has \(legend.entries.count)")
+                throw fail("specifier '%\(digits.isEmpty ? "" : digits + "$")\(conversion)' refers to argument \(resolved); the source has \(legend.entries.count)", .argument)
             }
             let isInteger = conversion == integerConversion || integerAliases.contains(conversion)
-            guard isInteger || conversion == textConversion else { throw fail("unsupported specifier '%\(conversion)'") }
+            guard isInteger || conversion == textConversion else { throw fail("unsupported specifier '%\(conversion)'", .argumentType) }
             let expectsInteger = legend.entries[resolved - 1].kind == .integer
             guard isInteger == expectsInteger else {
-                throw fail("argument \(resolved) is written '%\(conversion)', the source passes it as '%\(expectsInteger ? integerConversion : textConversion)'")
+                throw fail("argument \(resolved) is written '%\(conversion)', the source passes it as '%\(expectsInteger ? integerConversion : textConversion)'", .argumentType)
             }
             flush()
             pieces.append(resolved == countArgument ? .count : .argument(resolved))

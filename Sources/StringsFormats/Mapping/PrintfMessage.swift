@@ -43,12 +43,14 @@ extension PrintfMessage {
     /// locale for what cannot be carried losslessly (nested plurals, a plural used twice, exact values other
     /// than `=0`, `#` outside a plural).
     init(_ message: ICUMessage, legend: ArgumentLegend, locale: LocaleTag, sourceExactZero: Set<Int>, key: String) throws {
-        func fail(_ reason: String) -> ConversionError { ConversionError(key: key, locale: locale.identifier, reason: reason) }
+        func fail(_ reason: String, _ kind: ConversionError.Problem.Kind = .unsupported) -> ConversionError {
+            ConversionError(key: key, locale: locale.identifier, reason: reason, kind: kind)
+        }
         func reference(_ name: String, type: String?, style: String?) throws -> Int {
-            guard let number = legend.number(of: name) else { throw fail("argument '\(name)' is not in the source message") }
+            guard let number = legend.number(of: name) else { throw fail("argument '\(name)' is not in the source message", .argument) }
             let entry = legend.entries[number - 1]
             guard entry.type == type, entry.style == style else {
-                throw fail("argument '\(name)' is used as {\([name, type, style].compactMap { $0 }.joined(separator: ", "))}, the source has {\(entry.head)}")
+                throw fail("argument '\(name)' is used as {\([name, type, style].compactMap { $0 }.joined(separator: ", "))}, the source has {\(entry.head)}", .argumentType)
             }
             return number
         }

@@ -45,7 +45,8 @@ public struct XMLTree: Sendable, Hashable {
         parser.shouldResolveExternalEntities = false
         guard parser.parse(), let root = builder.root else {
             let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "not well-formed"
-            throw ConversionError(key: nil, reason: "XML error at line \(parser.lineNumber), column \(parser.columnNumber): \(reason)")
+            throw ConversionError([.init(key: nil, reason: "not well-formed XML: \(reason)", kind: .syntax,
+                                         position: FilePosition(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)))])
         }
         return root
     }
