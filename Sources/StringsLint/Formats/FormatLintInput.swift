@@ -9,6 +9,9 @@ public struct FormatLintInput: Sendable {
     public let files: FormatFiles
     let reader: any FormatLintReader
 
+    /// How many files the input is (the `strings.xml` files of a `res/` folder; 1 otherwise).
+    public var fileCount: Int { max(1, files.files.keys.filter { $0.hasSuffix(".xml") || $0.isEmpty }.count) }
+
     /// The input at `path` when it is one of the three formats (by extension, or a directory holding
     /// `values/strings.xml`); nil for anything else (lookd JSON catalogs are linted as before).
     /// Throws when the file or directory cannot be read.
@@ -55,6 +58,8 @@ struct FormatLintReading {
     }
 
     var content = CatalogContent(source: [])
+    /// Whether one file holds every locale (a String Catalog), so messages must name the locale.
+    var holdsSeveralLocales = false
     var problems: [ConversionError.Problem] = []
     var states: [State] = []
     /// "locale\u{0}key" → place.

@@ -24,6 +24,8 @@ extension Linter {
         func emit(_ check: LintCheck, place: FormatLintReading.Place, locale: String?, key: String?, message: String, subject: String?) {
             let severity = configuration.severity(of: check, locale: locale, key: key)
             guard severity != .off else { return }
+            // One file holds several locales (a String Catalog): the message names the locale.
+            let message = place.file == nil && reading.holdsSeveralLocales ? "\(locale ?? configuration.sourceTag): " + message : message
             findings.append(LintFinding(check: check, severity: severity, file: fileName(place.file),
                                         position: SourcePosition(line: place.position.line, column: place.position.column),
                                         locale: locale, key: key, message: message, subject: subject))

@@ -7,6 +7,7 @@ struct StringCatalogLintReader: FormatLintReader {
 
     func reading(_ files: FormatFiles) -> FormatLintReading {
         var reading = FormatLintReading()
+        reading.holdsSeveralLocales = true
         let document: StringCatalogDocument
         do {
             document = try StringCatalogDocument(bytes: files.single ?? [])

@@ -125,7 +125,7 @@ enum LintCommand: Command {
             suppressed = split.suppressed.count
         }
 
-        let report = LintReport(findings: reported, fileCount: inputs.count + formatInputs.count, suppressedCount: suppressed, toolVersion: lookdVersion)
+        let report = LintReport(findings: reported, fileCount: inputs.count + formatInputs.map(\.fileCount).reduce(0, +), suppressedCount: suppressed, toolVersion: lookdVersion)
         Console.write(Data(format.reporter.render(report).utf8))
         return report.fails(strict: arguments.flag("strict")) ? 1 : 0
     }
