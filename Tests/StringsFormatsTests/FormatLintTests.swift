@@ -76,6 +76,22 @@ import Testing
         ], "\(spots)")
     }
 
+    /// Xcode's extracted strings: no source localization (the key is the English text), a string not to
+    /// translate, and a count that one translation varies by plural and the others show plainly.
+    @Test func xcodeExtractedStringsAreLintedInTheirOwnTerms() throws {
+        let path = CatalogFixtures.fixture("XcodeExtracted.xcstrings").path
+        let findings = try Self.lint(path)
+        #expect(findings.map { Spot($0, root: path) } == [
+            Spot("missing-plural-category", "", 4, "en", "%lld photos selected"),   // "1 photos selected"
+            Spot("missing-decimal-category", "", 24, "fr", "%lld photos selected"),
+            Spot("missing-plural-category", "", 24, "fr", "%lld photos selected"),
+        ])
+        #expect(findings.allSatisfy { $0.message.hasPrefix("\($0.locale ?? "-"): ") })
+        let content = try StringCatalogFormat().read(FormatFiles.load(path: path))
+        #expect(content.source.map(\.key) == ["%lld photos selected", "Hello, %@", "Settings"])
+        #expect(content.sourceEntry("Hello, %@")?.message == "Hello, {arg1}")
+    }
+
     /// An export lints exactly like the catalogs it came from.
     @Test(arguments: ["xcstrings", "android", "xliff"])
     func anExportLintsLikeItsCatalogs(format name: String) throws {

@@ -30,11 +30,21 @@ public struct StringCatalogDocument: Sendable {
         }
         sourceLanguage = language
         guard let strings = tree["strings"]?.members else { throw ConversionError(key: nil, reason: "not a String Catalog: no \"strings\" object") }
-        entries = strings.map { member in
-            let localizations = (member.value["localizations"]?.members ?? []).map { localization in
+        entries = strings.compactMap { member in
+            // Strings marked not to translate are not localizations (Xcode: "Don't Translate").
+            if case .bool(false)? = member.value["shouldTranslate"]?.value { return nil }
+            var localizations = (member.value["localizations"]?.members ?? []).map { localization in
                 let state = localization.value["stringUnit"]?["state"]?.string
                     ?? localization.value["variations"]?.members?.first?.value.members?.first?.value["stringUnit"]?["state"]?.string
                 return Localization(locale: localization.key, state: state, position: localization.value.position, tree: localization.value)
+            }
+            // Xcode's extracted strings often have no source localization: the key is the source text.
+            if !localizations.contains(where: { $0.locale == language }) {
+                let unit = JSONTree(value: .object([.init(key: "state", value: JSONTree(value: .string("translated"), position: member.value.position)),
+                                                    .init(key: "value", value: JSONTree(value: .string(member.key), position: member.value.position))]),
+                                    position: member.value.position)
+                localizations.insert(Localization(locale: language, state: "translated", position: member.value.position,
+                                                  tree: JSONTree(value: .object([.init(key: "stringUnit", value: unit)]), position: member.value.position)), at: 0)
             }
             return Entry(key: member.key, comment: member.value["comment"]?.string, position: member.value.position, localizations: localizations)
         }
@@ -60,8 +70,9 @@ public struct StringCatalogDocument: Sendable {
         for entry in entries {
             let split = SelectCase.parse(appleKey: entry.key)
             var comment = EntryComment(text: entry.comment)
-            if comment.legend == nil, let english = entry.localizations.first(where: { $0.locale == "en" }) {
-                comment.legend = Self.inferredLegend(english.tree, key: entry.key)
+            let inferred = comment.legend == nil
+            if inferred, let english = entry.localizations.first(where: { $0.locale == "en" }) {
+                comment.legend = Self.inferredLegend(english.tree, all: entry.localizations.map(\.tree))
             }
             let legend = comment.legend ?? ArgumentLegend(entries: [])
             var messages: [LocaleTag: PrintfMessage] = [:]
@@ -77,6 +88,7 @@ public struct StringCatalogDocument: Sendable {
                     problems += error.problems.map { $0.placed(file: nil, position: localization.position) }
                 } catch {}
             }
+            if inferred { messages = messages.mapValues { Self.varyingByPlural($0, legend: legend) } }
             units.append(PrintfCatalog.Unit(key: split?.key ?? entry.key, selectCase: split?.selectCase, comment: comment, messages: messages))
         }
         return (PrintfCatalog(units: units), problems)
@@ -148,15 +160,31 @@ public struct StringCatalogDocument: Sendable {
         return nil
     }
 
-    /// Arguments `arg1`, `arg2`, … typed by the English text's specifiers, for catalogs lookd did not write.
-    static func inferredLegend(_ tree: JSONTree, key: String) -> ArgumentLegend {
+    /// A text that shows a count plainly (`%lld mates`) where other localizations vary by plural on it: the
+    /// same text as a plural with only `other`, so every locale has one shape (and the missing categories are
+    /// reported: "1 mates" reads wrongly).
+    static func varyingByPlural(_ message: PrintfMessage, legend: ArgumentLegend) -> PrintfMessage {
+        guard message.plurals.isEmpty,
+              let number = legend.entries.firstIndex(where: { $0.type == "plural" }).map({ $0 + 1 }),
+              message.template.contains(.argument(number)) else { return message }
+        let pieces = message.template.map { $0 == .argument(number) ? PrintfMessage.Piece.count : $0 }
+        return PrintfMessage(template: [.plural(number)], plurals: [.init(argument: number, variants: [.init(category: .other, pieces: pieces)])])
+    }
+
+    /// Arguments `arg1`, `arg2`, … typed by the English text's specifiers, for catalogs lookd did not write;
+    /// an argument any localization varies by plural on (`all`) is a plural.
+    static func inferredLegend(_ tree: JSONTree, all: [JSONTree]) -> ArgumentLegend {
         var texts: [String] = []
         var plurals: [Int: String] = [:]
         if let value = tree["stringUnit"]?["value"]?.string { texts.append(value) }
-        for substitution in tree["substitutions"]?.members ?? [] {
-            if let number = substitution.value["argNum"]?.integer { plurals[number] = substitution.key }
+        for localization in all {
+            for substitution in localization["substitutions"]?.members ?? [] {
+                if let number = substitution.value["argNum"]?.integer ?? tokenArgument(substitution.key, in: localization["stringUnit"]?["value"]?.string ?? "") {
+                    plurals[number] = substitution.key
+                }
+            }
+            if localization["variations"]?["plural"] != nil { plurals[1] = plurals[1] ?? "arg1" }
         }
-        if tree["variations"] != nil { plurals[1] = "arg1" }
         var types: [Int: String?] = [:]
         var sequential = 1
         for text in texts {

@@ -32,7 +32,9 @@ enum ImportCommand: Command {
         } catch {
             throw UsageError("\(path): \(error.localizedDescription)")
         }
-        let directory = try CatalogLocator.directory(arguments)
+        // A full import may create the catalog folder; a one-locale delivery needs the existing catalogs.
+        let directory = try format.importsSource && arguments.value("catalogs") != nil
+            ? URL(fileURLWithPath: arguments.value("catalogs")!) : CatalogLocator.directory(arguments)
         let result: CatalogContent
         let written: [String]
         do {
