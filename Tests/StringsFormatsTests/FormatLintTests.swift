@@ -92,6 +92,23 @@ import Testing
         #expect(content.sourceEntry("Hello, %@")?.message == "Hello, {arg1}")
     }
 
+    /// An app's own resources: untranslatable strings skipped, `<xliff:g>` read as its text, `formatted="false"`
+    /// kept literal, quoted spaces kept, other qualifiers ignored, a string array reported (not misread).
+    @Test func anAppsResourcesAreReadInTheirOwnTerms() throws {
+        let path = CatalogFixtures.fixture("app-res").path
+        let findings = try Self.lint(path)
+        #expect(findings.map { "\($0.check.code) \($0.key ?? "-") \($0.position.line)" } == ["unsupported-construct sort_orders 11"])
+        let read = AndroidResourceDocument(files: try FormatFiles.load(path: path))
+        let (catalog, _) = read.catalogSkippingProblems()
+        let content = try catalog.content()
+        #expect(content.source.map(\.key) == ["welcome_user", "progress", "quoted", "unread_count"])
+        #expect(content.sourceEntry("welcome_user")?.message == "Welcome back, {arg1}!")
+        #expect(content.sourceEntry("progress")?.message == "Uploading: 50% done")
+        #expect(content.sourceEntry("quoted")?.message == "  Keep these spaces  ")
+        #expect(content.sourceEntry("unread_count")?.message == "{arg1, plural, one {# unread message} other {# unread messages}}")
+        #expect(content.translations[LocaleTag("de")!]?.count == 4)
+    }
+
     /// An export lints exactly like the catalogs it came from.
     @Test(arguments: ["xcstrings", "android", "xliff"])
     func anExportLintsLikeItsCatalogs(format name: String) throws {

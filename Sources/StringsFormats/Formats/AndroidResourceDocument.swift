@@ -13,6 +13,8 @@ public struct AndroidResourceDocument: Sendable {
         /// The `<string>`'s text, unescaped.
         public let text: String
         public let position: FilePosition
+        /// False for `formatted="false"`: the text has no arguments, `%` is literal.
+        public var formatted = true
     }
 
     public struct File: Sendable {
@@ -77,6 +79,8 @@ public struct AndroidResourceDocument: Sendable {
             case .text: break
             case .element(let element):
                 defer { comment = nil }
+                // Not for translation: no localization to read or check.
+                if element.attributes["translatable"] == "false" { continue }
                 guard let name = element.attributes["name"] else {
                     problems.append(.init(key: nil, reason: "<\(element.name)> without a name", kind: .syntax, position: element.position))
                     continue
@@ -84,7 +88,9 @@ public struct AndroidResourceDocument: Sendable {
                 do {
                     switch element.name {
                     case "string":
-                        resources.append(Resource(name: name, comment: comment, items: nil, text: try text(of: element, name: name), position: element.position))
+                        var resource = Resource(name: name, comment: comment, items: nil, text: try text(of: element, name: name), position: element.position)
+                        resource.formatted = element.attributes["formatted"] != "false"
+                        resources.append(resource)
                     case "plurals":
                         let items = try element.elements(named: "item").map { item in
                             guard let quantity = item.attributes["quantity"] else { throw ConversionError(key: name, reason: "<item> without a quantity") }
@@ -92,7 +98,7 @@ public struct AndroidResourceDocument: Sendable {
                         }
                         resources.append(Resource(name: name, comment: comment, items: items, text: "", position: element.position))
                     default:
-                        continue
+                        throw ConversionError(key: name, reason: "<\(element.name)> has no lookd equivalent (strings and plurals only); not read", kind: .unsupported)
                     }
                 } catch let error as ConversionError {
                     problems += error.problems.map { $0.placed(file: nil, position: element.position) }
@@ -169,6 +175,7 @@ public struct AndroidResourceDocument: Sendable {
     static func message(_ resource: Resource, legend: ArgumentLegend, locale: LocaleTag) throws -> PrintfMessage {
         let dialect = PrintfDialect.android
         guard let items = resource.items else {
+            guard resource.formatted else { return PrintfMessage(template: resource.text.isEmpty ? [] : [.text(resource.text)], plurals: []) }
             return PrintfMessage(template: try dialect.parse(resource.text, legend: legend, countArgument: nil, key: resource.name, locale: locale.identifier), plurals: [])
         }
         guard let argument = legend.entries.firstIndex(where: { $0.type == "plural" }).map({ $0 + 1 }) else {
@@ -186,6 +193,7 @@ public struct AndroidResourceDocument: Sendable {
     /// For files lookd did not write: `arg1`, `arg2`, … typed by the English text (`%d` integer, else text); a
     /// `<plurals>` counts with its first integer argument, or with an extra one when it shows none.
     static func inferredLegend(_ resource: Resource) -> ArgumentLegend? {
+        guard resource.formatted else { return nil }
         let texts = resource.items?.map(\.text) ?? [resource.text]
         var integers: [Int: Bool] = [:]
         for text in texts {
