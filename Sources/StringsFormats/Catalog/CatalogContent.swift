@@ -120,10 +120,17 @@ public struct CatalogContent: Sendable, Hashable {
     /// translations.
     public func localeFile(_ locale: LocaleTag) -> [UInt8]? {
         guard let entries = translations[locale] else { return nil }
-        let lines = entries.enumerated().map { position, entry in
-            "  " + JSONText.quoted(entry.key) + ": " + JSONText.quoted(entry.pattern) + (position == entries.count - 1 ? "" : ",") + "\n"
+        var bytes: [UInt8] = Array("{\n".utf8)
+        bytes.reserveCapacity(entries.count * 96)
+        for (position, entry) in entries.enumerated() {
+            bytes += "  ".utf8
+            bytes += JSONText.quoted(entry.key).utf8
+            bytes += ": ".utf8
+            bytes += JSONText.quoted(entry.pattern).utf8
+            bytes += (position == entries.count - 1 ? "\n" : ",\n").utf8
         }
-        return Array(("{\n" + lines.joined() + "}\n").utf8)
+        bytes += "}\n".utf8
+        return bytes
     }
 
     /// Every file: `en.json` first, then `TAG.json` for each locale with translations, in `LocaleTag.all` order.
