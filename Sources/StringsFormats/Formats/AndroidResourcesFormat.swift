@@ -93,7 +93,10 @@ public struct AndroidResourcesFormat: CatalogFormat {
                 }
                 lines.append("    </plurals>")
             } else {
-                lines.append("    <string name=\"\(name)\">\(text(message.template))</string>")
+                // A literal % in a string without arguments is marked so Android lint and formatting do not read
+                // "50% off" as a specifier.
+                let literal = unit.legend.entries.isEmpty && message.template.contains { if case .text(let text) = $0 { text.contains("%") } else { false } }
+                lines.append("    <string name=\"\(name)\"\(literal ? " formatted=\"false\"" : "")>\(text(message.template))</string>")
             }
         }
         lines.append("</resources>")
