@@ -70,7 +70,7 @@ enum ImportCommand: Command {
         let report = LintReport(findings: findings, fileCount: written.count, suppressedCount: 0, toolVersion: lookdVersion)
         if report.fails(strict: false) {
             Console.write(Data(lintFormat.reporter.render(report).utf8))
-            Console.error("lookd import: the result does not lint clean; nothing was written")
+            Console.error("lookd import: the result does not lint clean (positions are in \(written.joined(separator: ", ")) as it would be written); nothing was written")
             return 1
         }
         do {
