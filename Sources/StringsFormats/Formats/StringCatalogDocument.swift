@@ -12,6 +12,7 @@ public struct StringCatalogDocument: Sendable {
         let tree: JSONTree
     }
 
+    /// One string of the catalog.
     public struct Entry: Sendable {
         public let key: String
         public let comment: String?

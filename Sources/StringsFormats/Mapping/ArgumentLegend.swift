@@ -16,12 +16,14 @@ public struct ArgumentLegend: Sendable, Hashable {
         case formatted
     }
 
+    /// One argument: its ICU name, type and style.
     public struct Entry: Sendable, Hashable {
         public let name: String
         /// ICU type (`number`, `date`, `time`, `plural`), nil for `{name}`.
         public let type: String?
         public let style: String?
 
+        /// How platforms pass it.
         public var kind: Kind {
             switch type {
             case nil: .text
@@ -35,6 +37,7 @@ public struct ArgumentLegend: Sendable, Hashable {
         public var head: String { [name, type, style].compactMap { $0 }.joined(separator: ", ") }
     }
 
+    /// In order of first use in the source message; `%1$…` is the first.
     public let entries: [Entry]
 
     public init(entries: [Entry]) { self.entries = entries }

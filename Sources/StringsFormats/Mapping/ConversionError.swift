@@ -2,6 +2,7 @@
 /// file when it is about one), so nothing is flattened silently. Export and import collect all problems of a
 /// run before throwing.
 public struct ConversionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// One thing that cannot be converted, and where.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
         /// What sort of problem, for a linter to file it under a check.
         public enum Kind: Sendable, Hashable {

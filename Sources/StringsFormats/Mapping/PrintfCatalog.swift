@@ -5,11 +5,13 @@ import Strings
 /// `PrintfMessage`. String Catalogs and Android resources write and read this; converting it back gives the
 /// ICU catalogs. A value type.
 public struct PrintfCatalog: Sendable, Hashable {
+    /// One string the app looks up, with every locale's text.
     public struct Unit: Sendable, Hashable {
         /// The catalog key.
         public var key: String
         /// Set when the unit is one case of a whole-message select.
         public var selectCase: SelectCase?
+        /// Description, maxLength and argument legend.
         public var comment: EntryComment
         /// Every locale's message, English (the source) included.
         public var messages: [LocaleTag: PrintfMessage]
@@ -21,6 +23,7 @@ public struct PrintfCatalog: Sendable, Hashable {
             self.messages = messages
         }
 
+        /// The arguments (empty when the message has none).
         public var legend: ArgumentLegend { comment.legend ?? ArgumentLegend(entries: []) }
 
         /// The source's plural arguments with an `=0` branch: those whose English variants include `zero`
@@ -30,6 +33,7 @@ public struct PrintfCatalog: Sendable, Hashable {
         }
     }
 
+    /// In source order; the cases of one select are consecutive.
     public var units: [Unit]
 
     public init(units: [Unit]) { self.units = units }

@@ -4,6 +4,7 @@ import Strings
 /// and argument references, where each plural argument is a slot filled by one of its variants. Neutral about
 /// spelling: `%1$@` vs `%1$s` is the format's business. A value type.
 public struct PrintfMessage: Sendable, Hashable {
+    /// One piece of a template or variant.
     public enum Piece: Sendable, Hashable {
         case text(String)
         /// The 1-based argument number (`ArgumentLegend`).
@@ -14,6 +15,7 @@ public struct PrintfMessage: Sendable, Hashable {
         case plural(Int)
     }
 
+    /// One plural argument's variants.
     public struct Plural: Sendable, Hashable {
         /// The 1-based argument number of the plural's count.
         public var argument: Int
@@ -21,11 +23,13 @@ public struct PrintfMessage: Sendable, Hashable {
         public var variants: [Variant]
     }
 
+    /// The text for one plural category.
     public struct Variant: Sendable, Hashable {
         public var category: PluralCategory
         public var pieces: [Piece]
     }
 
+    /// The message around its plurals (just `.plural(n)` when the message is one plural).
     public var template: [Piece]
     public var plurals: [Plural]
 
