@@ -91,6 +91,12 @@ struct CatalogChecks {
             return
         }
         checkPlurals(pattern, entry: entry)
+        if CJKPlaceholderSpacing.applies(toLanguage: language), plurals != nil { // plurals: a tag ICU can format for
+            checkCJKSpacing(pattern, entry: entry)
+        }
+        if SuffixOnPlainArgument.applies(toLanguage: language) {
+            checkSuffixes(pattern, entry: entry, sourceSignature: sourceMessage?.signature ?? [])
+        }
         if let maxLength = sourceMessage?.entry.maxLength ?? (isSource ? entry.maxLength : nil),
            pattern.displayCodePoints > maxLength { // code points bound characters from above
             let length = pattern.displayText.count { $0 != Character(LintPattern.placeholder) }
@@ -186,6 +192,25 @@ struct CatalogChecks {
         }
     }
 
+    private mutating func checkCJKSpacing(_ pattern: LintPattern, entry: CatalogDocument.Entry) {
+        for gap in CJKPlaceholderSpacing.gaps(in: entry.message, structure: pattern, tag: emitter.locale) {
+            let neighbour = gap.side == .after ? "the text after it" : "the text before it"
+            emitter.emit(.spaceAroundCJKPlaceholder, at: entry.value.position(ofScalar: gap.spaceOffset), key: entry.key,
+                         "'\(entry.key)': a space separates {\(gap.argument)} (shown as “\(gap.rendered)”) from \(neighbour); \(emitter.locale) writes no space between them",
+                         subject: "\(gap.argument):\(gap.side.rawValue)")
+        }
+    }
+
+    private mutating func checkSuffixes(_ pattern: LintPattern, entry: CatalogDocument.Entry,
+                                        sourceSignature: [(name: String, types: ArgumentTypeSet)]) {
+        let typed = SuffixOnPlainArgument.typedNames(in: sourceSignature)
+        for join in SuffixOnPlainArgument.joins(in: entry.message, structure: pattern, language: language, typedInSource: typed) {
+            emitter.emit(.suffixOnPlainArgument, at: entry.value.position(ofScalar: join.offset), key: entry.key,
+                         "'\(entry.key)': “\(join.suffix)” is joined to {\(join.argument)}, a name the translation cannot see, so the ending's form cannot be right for every name; put a noun after it to take the ending",
+                         subject: "\(join.argument):\(join.suffix)")
+        }
+    }
+
     private mutating func checkArguments(_ pattern: LintPattern, against sourceMessage: SourceCatalog.Message,
                                          entry: CatalogDocument.Entry) {
         let expected = sourceMessage.signature
@@ -214,8 +239,12 @@ struct CatalogChecks {
     }
 
     private mutating func checkEdges(_ text: String, against sourceText: String, entry: CatalogDocument.Entry) {
-        let edges = TextChecks.edgeWhitespace(text)
+        var edges = TextChecks.edgeWhitespace(text)
         let sourceEdges = TextChecks.edgeWhitespace(sourceText)
+        // "アイデアがあります：" for "I have an idea: ": the full-width colon's glyph is the space.
+        if sourceEdges.trailing, !edges.trailing, TextChecks.endsWithSpacedFullWidthPunctuation(text) {
+            edges = TextChecks.Edges(leading: edges.leading, trailing: true)
+        }
         if edges != sourceEdges {
             for (side, here, there) in [("leading", edges.leading, sourceEdges.leading), ("trailing", edges.trailing, sourceEdges.trailing)]
                 where here != there {

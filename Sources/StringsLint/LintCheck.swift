@@ -35,6 +35,8 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
     case whitespace = "whitespace"
     case endPunctuation = "end-punctuation"
     case emptyValue = "empty-value"
+    case spaceAroundCJKPlaceholder = "space-around-cjk-placeholder"
+    case suffixOnPlainArgument = "suffix-on-plain-argument"
     case translationState = "translation-state"
 
     /// The stable code, e.g. "missing-key".
@@ -48,7 +50,8 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
              .unsupportedConstruct:
             .error
         case .extraKey, .unreachablePluralCategory, .missingDecimalCategory, .identicalToSource, .tooLong,
-             .whitespace, .endPunctuation, .emptyValue, .translationState:
+             .whitespace, .endPunctuation, .emptyValue, .spaceAroundCJKPlaceholder, .suffixOnPlainArgument,
+             .translationState:
             .warning
         }
     }
@@ -77,6 +80,8 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
         case .whitespace: "Leading or trailing whitespace differs from the source"
         case .endPunctuation: "Final punctuation differs from the source"
         case .emptyValue: "Empty message"
+        case .spaceAroundCJKPlaceholder: "Space between a date or time and Chinese or Japanese text"
+        case .suffixOnPlainArgument: "Case ending or particle joined to a name argument"
         case .unsupportedConstruct: "Construct lookd cannot read without losing meaning"
         case .translationState: "Translation not in a translated state"
         }
@@ -122,11 +127,15 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
         case .tooLong:
             "The longest text the message can show (longest plural/select branch, arguments not counted) has more characters than the source's maxLength."
         case .whitespace:
-            "The translation starts or ends with whitespace where the source does not, or the other way round."
+            "The translation starts or ends with whitespace where the source does not, or the other way round. A translation ending in full-width punctuation (：。，！？, whose glyph carries its own spacing) where the source ends with a space is not reported."
         case .endPunctuation:
             "The translation ends with different punctuation than the source (a full stop, question mark, exclamation mark, colon or ellipsis), counting script equivalents such as 。 ؟ । as the same."
         case .emptyValue:
             "The message is an empty string."
+        case .spaceAroundCJKPlaceholder:
+            "In a Chinese or Japanese catalog, a space separates a date or time argument from Han, kana or CJK punctuation on a side where the argument itself shows CJK text (ICU renders {date, date, ::dMMM} as 11月3日): the reader sees a gap these languages never write (将于 11月3日 续订). A side where the argument shows digits (01:05) is not reported."
+        case .suffixOnPlainArgument:
+            "In a language whose case endings and postpositions attach to the word and change form with it (Indic and Dravidian, Turkic, Uralic languages; Korean for the particles that alternate after a vowel or consonant, 을/를, 이/가, 은/는, 와/과, (으)로), a letter, or a hyphen, apostrophe or colon and a letter, follows a plain argument ({appName}ର, {product}-এর, {appName}'a, {plan}을). A plain argument holds a name the translator never sees, often Latin and several words long, so the ending's form cannot be right for every name: put a noun after the name to take the ending ({appName} ଆପର). Date, time and number arguments, whose rendering the locale fixes, are not checked; nor is Japanese, whose particles never change form."
         case .unsupportedConstruct:
             "String Catalogs, Android resources and XLIFF only: something lookd cannot map to a MessageFormat message without misreading it (device or width variations, markup inside an Android string, a locale outside the configured ones, a plural exact value other than 0). It is reported, not guessed at; docs/formats.md lists the mappings."
         case .translationState:
