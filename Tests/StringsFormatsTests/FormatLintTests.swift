@@ -109,6 +109,20 @@ import Testing
         #expect(content.translations[LocaleTag("de")!]?.count == 4)
     }
 
+    /// Broken files are findings at the place the parser stopped, not crashes or silence.
+    @Test func brokenFilesAreFindingsWithTheirPlace() throws {
+        let json = try #require(FormatLintInput(name: "L.xcstrings", kind: "xcstrings",
+                                                files: FormatFiles(["": Array("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {\n    \"a\" : [,]\n}".utf8)])))
+        let jsonFindings = Linter().lint(json)
+        #expect(jsonFindings.map { "\($0.check.code) \($0.file):\($0.position.line)" } == ["syntax-error L.xcstrings:4"])
+        let xml = try #require(FormatLintInput(name: "res", kind: "android", files: FormatFiles([
+            "values/strings.xml": Array("<resources>\n  <string name=\"a\">A</string>\n</resources>\n".utf8),
+            "values-de/strings.xml": Array("<resources>\n  <string name=\"a\">A</strin>\n</resources>\n".utf8),
+        ])))
+        let xmlFindings = Linter().lint(xml)
+        #expect(xmlFindings.map { "\($0.check.code) \($0.file):\($0.position.line) \($0.locale ?? "-")" } == ["syntax-error res/values-de/strings.xml:2 de"])
+    }
+
     /// An export lints exactly like the catalogs it came from.
     @Test(arguments: ["xcstrings", "android", "xliff"])
     func anExportLintsLikeItsCatalogs(format name: String) throws {

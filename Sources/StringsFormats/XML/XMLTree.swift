@@ -46,7 +46,7 @@ public struct XMLTree: Sendable, Hashable {
         guard parser.parse(), let root = builder.root else {
             let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "not well-formed"
             throw ConversionError([.init(key: nil, reason: "not well-formed XML: \(reason)", kind: .syntax,
-                                         position: FilePosition(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)))])
+                                         position: builder.errorPosition ?? FilePosition(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)))])
         }
         return root
     }
@@ -63,6 +63,12 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
 
     private var stack: [Open] = []
     var root: XMLTree?
+    /// Where the parser was when it reported the first error (it has read on by the time `parse()` returns).
+    var errorPosition: FilePosition?
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        if errorPosition == nil { errorPosition = FilePosition(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)) }
+    }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
