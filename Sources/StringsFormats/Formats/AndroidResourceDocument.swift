@@ -75,7 +75,7 @@ public struct AndroidResourceDocument: Sendable {
                 var inner = Substring(text)
                 if inner.hasPrefix(" ") { inner = inner.dropFirst() }
                 if inner.hasSuffix(" ") { inner = inner.dropLast() }
-                comment = inner.replacingOccurrences(of: "\n         ", with: "\n")
+                comment = XMLCommentText.decode(String(inner))
             case .text: break
             case .element(let element):
                 defer { comment = nil }

@@ -35,9 +35,6 @@ public struct AndroidResourcesFormat: CatalogFormat {
                 problems.append(.init(key: unit.key, reason: "its resource name '\(name)' and '\(other)' are both R.string.\(field)"))
             }
             javaNames[field] = name
-            if unit.comment.text?.contains("--") == true {
-                problems.append(.init(key: unit.key, reason: "its description holds '--', which an XML comment cannot"))
-            }
             for (locale, message) in unit.messages where !message.plurals.isEmpty && message.wholePlural == nil {
                 problems.append(.init(key: unit.key, locale: locale.identifier, reason: "Android plurals are whole strings: this plural has text around it or shares the message with another plural"))
             }
@@ -80,7 +77,7 @@ public struct AndroidResourcesFormat: CatalogFormat {
             guard let message = unit.messages[locale] else { continue }
             let name = XMLEscaping.escape(unit.selectCase?.androidName(unit.key) ?? unit.key, attribute: true)
             if locale == .english, let comment = unit.comment.text {
-                lines.append("    <!-- " + comment.replacingOccurrences(of: "\n", with: "\n         ") + " -->")
+                lines.append("    <!-- " + XMLCommentText.encode(comment) + " -->")
             }
             func text(_ pieces: [PrintfMessage.Piece], count: String = "") -> String {
                 XMLEscaping.escape(AndroidStringEscaping.escape(dialect.spell(pieces, legend: unit.legend, count: count)))
