@@ -103,6 +103,17 @@ import Testing
         #expect(try AndroidResourcesFormat().read(android) == content)
     }
 
+    @Test func androidCarriesTextAroundAPluralInsideEachItemAndMovesItBackOut() throws {
+        let content = Self.catalog("Only {n, plural, one {# day} other {# days}} left, {name}",
+                                   translations: [Self.ru: "Осталось {n, plural, one {# день} few {# дня} many {# дней} other {# дня}}, {name}"])
+        let files = try AndroidResourcesFormat().write(content)
+        let english = String(decoding: try #require(files.files["values/strings.xml"]), as: UTF8.self)
+        #expect(english.contains("<item quantity=\"one\">Only %1$d day left, %2$s</item>"))
+        #expect(english.contains("[lookd] text around the plural"))
+        #expect(try AndroidResourcesFormat().read(files) == content)
+        if AndroidCompileTests.aapt2 != nil { #expect(try AndroidCompileTests.compile(files).status == 0) }
+    }
+
     @Test func androidRefusesNamesThatCollideInR() throws {
         let content = CatalogContent(source: [.init(key: "a.b", message: "x"), .init(key: "a_b", message: "y"), .init(key: "9lives", message: "z")])
         let error = try #require(throws: ConversionError.self) { try AndroidResourcesFormat().write(content) }

@@ -160,6 +160,10 @@ public struct AndroidResourceDocument: Sendable {
                     problems += error.problems.map { $0.placed(file: translated.file.path, position: resource.position) }
                 } catch {}
             }
+            if comment.textAroundPlural {
+                messages = messages.mapValues(\.textMovedOutOfPlural)
+                comment.textAroundPlural = false
+            }
             units.append(PrintfCatalog.Unit(key: split?.name ?? resource.name, selectCase: split?.selectCase, comment: comment, messages: messages))
         }
         let names = Set(english.resources.map(\.name))

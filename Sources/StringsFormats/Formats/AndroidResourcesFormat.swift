@@ -10,8 +10,9 @@ import Strings
 ///
 /// `=0`: Android picks `quantity="zero"` only in languages whose plural rules have a zero category (of the 50,
 /// Arabic). Elsewhere the item is kept so import loses nothing, but Android shows 0 with the category CLDR
-/// gives it (English: `other`, "0 characters left"); the file says so in a comment. Refused: plurals with
-/// text around them or several plurals in one message (Android has whole-string plurals only).
+/// gives it (English: `other`, "0 characters left"); the file says so in a comment. Android plurals are whole
+/// strings: text around a plural goes into each item (and back out on import); several plurals in one message
+/// are refused.
 public struct AndroidResourcesFormat: CatalogFormat {
     public var importsSource: Bool { true }
     public let name = "android"
@@ -21,7 +22,11 @@ public struct AndroidResourcesFormat: CatalogFormat {
     static let fileName = "strings.xml"
 
     public func write(_ content: CatalogContent) throws -> FormatFiles {
-        let catalog = try PrintfCatalog(content)
+        var catalog = try PrintfCatalog(content)
+        for index in catalog.units.indices where catalog.units[index].messages[.english]?.textMovedIntoPlural != nil {
+            catalog.units[index].comment.textAroundPlural = true
+            catalog.units[index].messages = catalog.units[index].messages.mapValues { $0.textMovedIntoPlural ?? $0 }
+        }
         var problems: [ConversionError.Problem] = []
         var javaNames: [String: String] = [:]
         for unit in catalog.units {
@@ -35,8 +40,8 @@ public struct AndroidResourcesFormat: CatalogFormat {
                 problems.append(.init(key: unit.key, reason: "its resource name '\(name)' and '\(other)' are both R.string.\(field)"))
             }
             javaNames[field] = name
-            for (locale, message) in unit.messages where !message.plurals.isEmpty && message.wholePlural == nil {
-                problems.append(.init(key: unit.key, locale: locale.identifier, reason: "Android plurals are whole strings: this plural has text around it or shares the message with another plural"))
+            for (locale, message) in unit.messages where message.plurals.count > 1 {
+                problems.append(.init(key: unit.key, locale: locale.identifier, reason: "Android plurals are whole strings: this message has \(message.plurals.count) plurals"))
             }
         }
         if !problems.isEmpty { throw ConversionError(problems) }

@@ -8,9 +8,13 @@ public struct EntryComment: Sendable, Hashable {
     public var description: String?
     public var maxLength: Int?
     public var legend: ArgumentLegend?
+    /// Set by the Android export when the source's plural has text around it, which Android resources carry
+    /// inside each item (`PrintfMessage.textMovedIntoPlural`); import moves it back out.
+    public var textAroundPlural = false
 
     static let maxLengthPrefix = "[lookd] maxLength: "
     static let argumentsPrefix = "[lookd] arguments: "
+    static let textAroundPluralLine = "[lookd] text around the plural"
 
     public init(description: String?, maxLength: Int?, legend: ArgumentLegend?) {
         self.description = description
@@ -24,6 +28,7 @@ public struct EntryComment: Sendable, Hashable {
         if let description { lines.append(description) }
         if let maxLength { lines.append(Self.maxLengthPrefix + String(maxLength)) }
         if let legend { lines.append(Self.argumentsPrefix + legend.line) }
+        if textAroundPlural { lines.append(Self.textAroundPluralLine) }
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 
@@ -32,7 +37,9 @@ public struct EntryComment: Sendable, Hashable {
         guard let text else { return }
         var lines = text.components(separatedBy: "\n")
         while let last = lines.last {
-            if last.hasPrefix(Self.argumentsPrefix), legend == nil, maxLength == nil,
+            if last == Self.textAroundPluralLine, legend == nil, maxLength == nil, !textAroundPlural {
+                textAroundPlural = true
+            } else if last.hasPrefix(Self.argumentsPrefix), legend == nil, maxLength == nil,
                let parsed = ArgumentLegend(line: String(last.dropFirst(Self.argumentsPrefix.count))) {
                 legend = parsed
             } else if last.hasPrefix(Self.maxLengthPrefix), maxLength == nil, let limit = Int(last.dropFirst(Self.maxLengthPrefix.count)) {
