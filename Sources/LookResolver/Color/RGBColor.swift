@@ -59,6 +59,12 @@ public struct RGBColor: Hashable, Sendable, Comparable {
         }
     }
 
+    /// The three channels as one 24-bit number, `0xRRGGBB`.
+    public var packed: UInt32 { UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue) }
+
+    /// One combine of the packed channels (the palette memo hashes an accent on every resolve).
+    public func hash(into hasher: inout Hasher) { hasher.combine(packed) }
+
     public static func < (lhs: RGBColor, rhs: RGBColor) -> Bool {
         (lhs.red, lhs.green, lhs.blue) < (rhs.red, rhs.green, rhs.blue)
     }

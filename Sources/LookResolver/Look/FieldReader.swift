@@ -150,9 +150,10 @@ enum FieldReader {
         var topics: [Topic] = []
         topics.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
-            let reading = topic(item, index: index)
-            problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) }
-            guard let topic = reading.value else { continue }
+            var reading = topic(item, index: index)
+            if !reading.problems.isEmpty { problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
+            // Moved out, not copied: a topic holds several strings.
+            guard let topic = reading.value.take() else { continue }
             if topics.contains(where: { $0.id == topic.id }) {
                 problems.append(.init(field: "topics[\(index)].id", code: .duplicateTopicID, message: "the id '\(topic.id)' is used by an earlier topic; ids must be unique"))
                 continue
