@@ -1,5 +1,48 @@
 import Foundation
 import LookResolver
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Rates of several operations measured in alternating slices, so that each meets the same machine load: per
+/// second of wall time, and per second of this thread's CPU time (which does not count time the scheduler gave
+/// to other processes).
+struct InterleavedRates {
+    var wall: [Double]
+    var cpu: [Double]
+
+    /// Runs each body for about `slice` seconds in turn, `rounds` times over, after one warm-up slice each.
+    init(rounds: Int = 20, slice: Double = 0.05, _ bodies: [() -> Void]) {
+        func threadCPUSeconds() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+        let clock = ContinuousClock()
+        var operations = [Int](repeating: 0, count: bodies.count)
+        var wallSeconds = [Double](repeating: 0, count: bodies.count)
+        var cpuSeconds = [Double](repeating: 0, count: bodies.count)
+        for round in 0...rounds {
+            for (index, body) in bodies.enumerated() {
+                let start = clock.now, cpuStart = threadCPUSeconds()
+                var count = 0
+                var elapsed = 0.0
+                while elapsed < slice {
+                    for _ in 0..<50 { body() }
+                    count += 50
+                    let duration = clock.now - start
+                    elapsed = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+                }
+                guard round > 0 else { continue }
+                operations[index] += count
+                wallSeconds[index] += elapsed
+                cpuSeconds[index] += threadCPUSeconds() - cpuStart
+            }
+        }
+        wall = bodies.indices.map { Double(operations[$0]) / wallSeconds[$0] }
+        cpu = bodies.indices.map { Double(operations[$0]) / cpuSeconds[$0] }
+    }
+}
 
 /// The look path on one thread, each rate printed with its input and beside an anchor measured in the same run:
 /// - resolve: three layers over the defaults, both appearances at both contrast levels, with a warm palette memo
@@ -9,8 +52,10 @@ import LookResolver
 ///   same look as a `JSONValue` tree, which is how the look was encoded before StableJSON.
 /// - read: the layers' JSON bytes by the strict reader. Anchor: Foundation's `JSONSerialization` on the same bytes.
 ///
-/// Absolute rates depend on how much of a core the process gets (this machine's two cores are shared), so the
-/// suite prints the load average beside them; the ratios to the anchors are what compares between runs.
+/// Each rate is measured in 20 slices alternating with its anchor's (so both meet the same load), per second of
+/// wall time and per second of this thread's CPU time. Absolute rates depend on how much of a core the process
+/// gets and how fast that core runs (this machine's two cores are shared), so the suite prints the load average
+/// beside them; the ratios to the anchors are what compares between runs and machines.
 /// `LOOK_PROFILE=resolve|encode|read lookd-bench look` instead runs 200,000 operations of one kind, untimed,
 /// for `perf record`.
 let lookSuite = BenchmarkSuite(name: "look") {
@@ -41,44 +86,42 @@ let lookSuite = BenchmarkSuite(name: "look") {
         print(only, sink)
         return
     }
-    let cachedRate = measureRate(seconds: 2) {
-        sink &+= cachedResolver.resolve(layers).diagnostics.count
-    }
-    let resolveRate = measureRate(seconds: 1, batch: 100) {
-        sink &+= resolver.resolve(layers).palette.adjustments.count
-    }
-    let palettes = [sample.palette.light, sample.palette.dark, sample.palette.increasedContrast.light, sample.palette.increasedContrast.dark]
-    let ratioRate = measureRate(seconds: 1) {
-        var total = 0.0
-        for palette in palettes {
-            total += Contrast.ratio(.white, palette.bubbleFill) + Contrast.ratio(palette.bubbleText, palette.bubbleFill)
-            total += Contrast.ratio(palette.tint, palette.background) + Contrast.ratio(palette.text, palette.background)
-        }
-        sink &+= Int(total)
-    }
-    let encodeRate = measureRate(seconds: 1) {
-        sink &+= sample.jsonBytes().count
-    }
     let tree = sample.jsonValue
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let foundationEncodeRate = measureRate(seconds: 1, batch: 20) {
-        sink &+= (try? encoder.encode(tree))?.count ?? 0
-    }
-    let readRate = measureRate(seconds: 1) {
-        sink &+= (try? JSONReader.read(inputBytes))?.objectValue?.count ?? 0
-    }
     let inputData = Data(inputBytes)
-    let foundationReadRate = measureRate(seconds: 1) {
-        sink &+= ((try? JSONSerialization.jsonObject(with: inputData)) as? [String: Any])?.count ?? 0
+    let palettes = [sample.palette.light, sample.palette.dark, sample.palette.increasedContrast.light, sample.palette.increasedContrast.dark]
+    // Every rate is measured in alternating slices with its anchor, so both meet the same load.
+    let rates = InterleavedRates([
+        { sink &+= cachedResolver.resolve(layers).diagnostics.count },
+        {
+            var total = 0.0
+            for palette in palettes {
+                total += Contrast.ratio(.white, palette.bubbleFill) + Contrast.ratio(palette.bubbleText, palette.bubbleFill)
+                total += Contrast.ratio(palette.tint, palette.background) + Contrast.ratio(palette.text, palette.background)
+            }
+            sink &+= Int(total)
+        },
+        { sink &+= sample.jsonBytes().count },
+        { sink &+= (try? encoder.encode(tree))?.count ?? 0 },
+        { sink &+= (try? JSONReader.read(inputBytes))?.objectValue?.count ?? 0 },
+        { sink &+= ((try? JSONSerialization.jsonObject(with: inputData)) as? [String: Any])?.count ?? 0 },
+        { sink &+= resolver.resolve(layers).palette.adjustments.count },
+    ])
+    func ratio(_ value: Double) -> String { String(format: "%.3f×", value) }
+    func row(_ name: String, _ index: Int, _ note: String = "") {
+        let label = name.padding(toLength: 40, withPad: " ", startingAt: 0)
+        let wall = formatRate(rates.wall[index]).padding(toLength: 12, withPad: " ", startingAt: 0)
+        let cpu = formatRate(rates.cpu[index]).padding(toLength: 12, withPad: " ", startingAt: 0)
+        print("\(label) \(wall)  \(cpu)  \(note)")
     }
-    func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }
-    print("resolve, warm palette memo:            \(formatRate(cachedRate))   target ≥ 500,000/s")
-    print("resolve, no memo (palettes computed):  \(formatRate(resolveRate))")
-    print("anchor: the 16 WCAG ratios alone:      \(formatRate(ratioRate))   warm resolve = \(ratio(cachedRate / ratioRate)) of it")
-    print("encode to stable JSON (\(bytes.count) bytes):  \(formatRate(encodeRate))   target ≥ 200,000/s")
-    print("anchor: JSONEncoder, sorted keys:      \(formatRate(foundationEncodeRate))   StableJSON = \(ratio(encodeRate / foundationEncodeRate)) of it")
-    print("read the input, strict RFC 8259:       \(formatRate(readRate))")
-    print("anchor: JSONSerialization:             \(formatRate(foundationReadRate))   StableJSON = \(ratio(readRate / foundationReadRate)) of it")
+    print("                                         wall         per CPU-second")
+    row("resolve, warm palette memo", 0, "target ≥ 500,000/s")
+    row("anchor: the 16 WCAG ratios alone", 1, "resolve = \(ratio(rates.cpu[0] / rates.cpu[1])) of it")
+    row("encode to stable JSON (\(bytes.count) bytes)", 2, "target ≥ 200,000/s")
+    row("anchor: JSONEncoder, sorted keys", 3, "StableJSON = \(ratio(rates.cpu[2] / rates.cpu[3])) of it")
+    row("read the input, strict RFC 8259", 4)
+    row("anchor: JSONSerialization", 5, "StableJSON = \(ratio(rates.cpu[4] / rates.cpu[5])) of it")
+    row("resolve, no memo (palettes computed)", 6)
     if sink == 42 { print("") }
 }
