@@ -23,26 +23,26 @@
 /// ```
 /// The streaming calls must form one JSON value (a `key` only directly inside an object, a value after each
 /// key, every `begin` closed by its `end`); the writer does not check this, and a wrong sequence writes invalid
-/// JSON. Not thread-safe while writing (a value type: each thread uses its own).
-public struct JSONWriter: Sendable {
-    /// What has been written so far.
-    public var bytes: [UInt8] { output }
+/// JSON. Not thread-safe while writing: each thread uses its own writer. A copy of a writer writes to the same
+/// output (pass it `inout` rather than copying it).
+public struct JSONWriter {
+    /// A copy of what has been written so far.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer.state.pointee.start, count: buffer.state.pointee.count)) }
     /// Whether the output is indented.
     public let pretty: Bool
-    // Internal and inlinable, so that callers in other modules inline the small writes (a look is ~300 of them).
-    @usableFromInline var output: [UInt8]
-    @usableFromInline var depth = 0
-    @usableFromInline var first = true
-    @usableFromInline var afterKey = false
+    // The output and the layout state live behind one pointer: writes inline into callers in other modules as a
+    // capacity check and a store, with no copy-on-write or exclusivity check (a look is ~300 writes).
+    @usableFromInline let buffer: OutputBuffer
 
     /// - Parameters:
     ///   - pretty: indent with two spaces and a line per member and element.
     ///   - capacity: bytes to reserve up front.
     public init(pretty: Bool = false, capacity: Int = 1_024) {
         self.pretty = pretty
-        output = []
-        output.reserveCapacity(capacity)
+        buffer = OutputBuffer(capacity: capacity)
     }
+
+    @inlinable var state: UnsafeMutablePointer<OutputBuffer.State> { buffer.state }
 
     /// `value` as JSON bytes, keys sorted by UTF-8 bytes.
     public static func bytes(_ value: JSONValue, pretty: Bool = false) -> [UInt8] {
@@ -82,7 +82,7 @@ public struct JSONWriter: Sendable {
     @inlinable
     public mutating func beginObject() {
         separate()
-        output.append(UInt8(ascii: "{"))
+        buffer.append(UInt8(ascii: "{"))
         open()
     }
 
@@ -92,7 +92,7 @@ public struct JSONWriter: Sendable {
     @inlinable
     public mutating func beginArray() {
         separate()
-        output.append(UInt8(ascii: "["))
+        buffer.append(UInt8(ascii: "["))
         open()
     }
 
@@ -104,9 +104,9 @@ public struct JSONWriter: Sendable {
     public mutating func key(_ name: String) {
         separate()
         appendString(name)
-        output.append(UInt8(ascii: ":"))
-        if pretty { output.append(UInt8(ascii: " ")) }
-        afterKey = true
+        buffer.append(UInt8(ascii: ":"))
+        if pretty { buffer.append(UInt8(ascii: " ")) }
+        state.pointee.afterKey = true
     }
 
     /// An object member's key known when the program is compiled: ASCII that needs no escaping (no control
@@ -115,12 +115,12 @@ public struct JSONWriter: Sendable {
     public mutating func key(static name: StaticString) {
         assert(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a static key must need no escaping")
         separate()
-        output.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
         appendStatic(name)
-        output.append(UInt8(ascii: "\""))
-        output.append(UInt8(ascii: ":"))
-        if pretty { output.append(UInt8(ascii: " ")) }
-        afterKey = true
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: ":"))
+        if pretty { buffer.append(UInt8(ascii: " ")) }
+        state.pointee.afterKey = true
     }
 
     /// `key(static: name)` then `string(text)`.
@@ -146,7 +146,7 @@ public struct JSONWriter: Sendable {
     public mutating func number(_ value: Int) {
         separate()
         if value >= 0, value < 10 {
-            output.append(UInt8(ascii: "0") + UInt8(value))
+            buffer.append(UInt8(ascii: "0") + UInt8(value))
         } else {
             appendUTF8(of: String(value))
         }
@@ -160,14 +160,14 @@ public struct JSONWriter: Sendable {
     public mutating func number(_ units: Int, places: Int) {
         precondition((0...18).contains(places), "places must be in 0...18")
         separate()
-        if units < 0 { output.append(UInt8(ascii: "-")) }
+        if units < 0 { buffer.append(UInt8(ascii: "-")) }
         var magnitude = units.magnitude
         var scale: UInt = 1
         for _ in 0..<places { scale *= 10 }
         appendDigits(of: magnitude / scale)
         magnitude %= scale
         guard magnitude > 0 else { return }
-        output.append(UInt8(ascii: "."))
+        buffer.append(UInt8(ascii: "."))
         var digits = places
         while magnitude % 10 == 0 {
             magnitude /= 10
@@ -176,7 +176,7 @@ public struct JSONWriter: Sendable {
         var divisor: UInt = 1
         for _ in 1..<digits { divisor *= 10 }
         while divisor > 0 {
-            output.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            buffer.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
             divisor /= 10
         }
     }
@@ -211,59 +211,59 @@ public struct JSONWriter: Sendable {
     /// Before a value or key: nothing after a key; else a comma unless first, and a new line when pretty.
     @inlinable
     mutating func separate() {
-        if afterKey {
-            afterKey = false
+        if state.pointee.afterKey {
+            state.pointee.afterKey = false
             return
         }
-        guard depth > 0 else { return }
-        if !first { output.append(UInt8(ascii: ",")) }
-        first = false
+        guard state.pointee.depth > 0 else { return }
+        if !state.pointee.first { buffer.append(UInt8(ascii: ",")) }
+        state.pointee.first = false
         if pretty { newline() }
     }
 
     @inlinable
     mutating func open() {
-        depth += 1
-        first = true
+        state.pointee.depth += 1
+        state.pointee.first = true
     }
 
     @inlinable
     mutating func close(_ bracket: UInt8) {
-        depth -= 1
-        if pretty, !first { newline() }
-        first = false
-        output.append(bracket)
+        state.pointee.depth -= 1
+        if pretty, !state.pointee.first { newline() }
+        state.pointee.first = false
+        buffer.append(bracket)
     }
 
     @usableFromInline
     mutating func newline() {
-        output.append(UInt8(ascii: "\n"))
-        for _ in 0..<depth { output.append(0x20); output.append(0x20) }
+        buffer.append(UInt8(ascii: "\n"))
+        for _ in 0..<state.pointee.depth { buffer.append(0x20); buffer.append(0x20) }
     }
 
     // MARK: - Bytes
 
     @inlinable
     mutating func appendStatic(_ text: StaticString) {
-        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        buffer.append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     @inlinable
     mutating func appendUTF8(of text: String) {
         var text = text
-        text.withUTF8 { output.append(contentsOf: $0) }
+        text.withUTF8 { buffer.append($0) }
     }
 
     @usableFromInline
     mutating func appendDigits(of value: UInt) {
         if value < 10 {
-            output.append(UInt8(ascii: "0") + UInt8(value))
+            buffer.append(UInt8(ascii: "0") + UInt8(value))
             return
         }
         var divisor: UInt = 10
         while value / divisor >= 10 { divisor *= 10 }
         while divisor > 0 {
-            output.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            buffer.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
             divisor /= 10
         }
     }
@@ -302,7 +302,7 @@ public struct JSONWriter: Sendable {
     /// `utf8` quoted and escaped. Most strings need no escape: one scan, then one copy.
     @inlinable
     mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        output.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
         var runStart = 0
         var index = Self.firstByteToEscape(utf8)
         let count = utf8.count
@@ -310,24 +310,24 @@ public struct JSONWriter: Sendable {
             let byte = utf8[index]
             index += 1
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if runStart < index - 1 { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index - 1])) }
+            if runStart < index - 1 { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index - 1])) }
             runStart = index
-            output.append(UInt8(ascii: "\\"))
+            buffer.append(UInt8(ascii: "\\"))
             switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
-            case 0x08: output.append(UInt8(ascii: "b"))
-            case 0x0C: output.append(UInt8(ascii: "f"))
-            case 0x0A: output.append(UInt8(ascii: "n"))
-            case 0x0D: output.append(UInt8(ascii: "r"))
-            case 0x09: output.append(UInt8(ascii: "t"))
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): buffer.append(byte)
+            case 0x08: buffer.append(UInt8(ascii: "b"))
+            case 0x0C: buffer.append(UInt8(ascii: "f"))
+            case 0x0A: buffer.append(UInt8(ascii: "n"))
+            case 0x0D: buffer.append(UInt8(ascii: "r"))
+            case 0x09: buffer.append(UInt8(ascii: "t"))
             default:
                 let digits: StaticString = "0123456789abcdef"
                 appendStatic("u00")
-                output.append(digits.utf8Start[Int(byte >> 4)])
-                output.append(digits.utf8Start[Int(byte & 15)])
+                buffer.append(digits.utf8Start[Int(byte >> 4)])
+                buffer.append(digits.utf8Start[Int(byte & 15)])
             }
         }
-        if runStart < count { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
-        output.append(UInt8(ascii: "\""))
+        if runStart < count { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
+        buffer.append(UInt8(ascii: "\""))
     }
 }
