@@ -46,7 +46,7 @@ public enum JSONValue: Sendable, Hashable {
     /// The members, if this is an object.
     public var objectValue: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
     /// Whether this is `null`.
-    public var isNull: Bool { self == .null }
+    public var isNull: Bool { if case .null = self { true } else { false } }
 
     /// The member named `key`, if this is an object that has one.
     public subscript(key: String) -> JSONValue? { objectValue?[key] }

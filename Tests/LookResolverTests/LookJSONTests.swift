@@ -54,3 +54,14 @@ struct LookJSONTests {
         }
     }
 }
+
+@Suite("Language tags in localized texts")
+struct LanguageTagTests {
+    @Test("language[-Script][-REGION] and nothing else")
+    func grammar() {
+        for tag in ["en", "pt-BR", "zh-Hant", "zh-Hant-HK", "es-419", "fil", "de-DE"] { #expect(FieldReader.isLanguageTag(tag), "\(tag)") }
+        for tag in ["", "e", "english", "en-", "-en", "en--US", "en-US-x", "zh-Hant-HK-x", "en-Hant-Latn", "en-1234", "en-U", "e1-US", "en_US", "zh-HK-Hant", "en-41"] {
+            #expect(!FieldReader.isLanguageTag(tag), "\(tag)")
+        }
+    }
+}

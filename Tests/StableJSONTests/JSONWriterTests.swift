@@ -43,6 +43,29 @@ struct JSONWriterTests {
         #expect(String(decoding: writer.bytes, as: UTF8.self) == "[7,-12,0.5,null,1.50]")
     }
 
+    @Test("scaled decimals write the text the Double would, exactly")
+    func scaledDecimals() {
+        let cases: [(Int, Int, String)] = [(4501, 3, "4.501"), (4500, 3, "4.5"), (7000, 3, "7"), (0, 4, "0"), (1, 4, "0.0001"), (-20, 1, "-2"),
+                                           (-125, 2, "-1.25"), (123_456, 0, "123456"), (10_001, 4, "1.0001"), (9, 2, "0.09")]
+        for (units, places, text) in cases {
+            var writer = JSONWriter()
+            writer.number(units, places: places)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == text)
+            var pow10 = 1.0
+            for _ in 0..<places { pow10 *= 10 }
+            if abs(Double(units) / pow10) >= 0.0001 || units == 0 { #expect(JSONNumber(Double(units) / pow10)?.literal == text) }
+        }
+    }
+
+    @Test("static keys give the same bytes as string keys")
+    func staticKeys() {
+        var fast = JSONWriter(), plain = JSONWriter()
+        fast.beginObject(); fast.key(static: "a"); fast.number(1); fast.member(static: "b", "x\"y"); fast.endObject()
+        plain.beginObject(); plain.key("a"); plain.number(1); plain.member("b", "x\"y"); plain.endObject()
+        #expect(fast.bytes == plain.bytes)
+        #expect(String(decoding: fast.bytes, as: UTF8.self) == #"{"a":1,"b":"x\"y"}"#)
+    }
+
     @Test("pretty printing: two-space indent, a line per member, empty containers closed")
     func pretty() {
         let value = JSONValue.object(["b": .array([.number(1), .object([:])]), "a": .array([])])

@@ -28,16 +28,16 @@ extension ResolvedLook {
         (try? JSONReader.read(jsonBytes())) ?? .null
     }
 
-    /// Writes the look as one JSON object value, e.g. after `writer.key("look")` in a larger response.
+    /// Writes the look as one JSON object value, e.g. after `writer.key(static: "look")` in a larger response.
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("accent", source: accent.source) { writer in
             writer.beginObject()
-            writer.member("dark", accent.value.dark.hex)
-            writer.member("light", accent.value.light.hex)
+            writer.member(static: "dark", accent.value.dark.hex)
+            writer.member(static: "light", accent.value.light.hex)
             writer.endObject()
         }
-        writer.key("adjustments")
+        writer.key(static: "adjustments")
         writer.beginArray()
         for adjustment in palette.adjustments { adjustment.write(to: &writer) }
         writer.endArray()
@@ -46,22 +46,22 @@ extension ResolvedLook {
             if let name = appName.value { writer.string(name) } else { writer.null() }
         }
         writer.field("branding", source: branding.source) { $0.bool(branding.value) }
-        writer.key("corners")
+        writer.key(static: "corners")
         writer.beginObject()
-        writer.key("radius"); writer.number(corners.value.radius)
-        writer.member("source", corners.source.rawValue)
-        writer.member("value", corners.value.rawValue)
+        writer.key(static: "radius"); writer.number(corners.value.radius)
+        writer.member(static: "source", corners.source.rawValue)
+        writer.member(static: "value", corners.value.rawValue)
         writer.endObject()
-        writer.key("diagnostics")
+        writer.key(static: "diagnostics")
         writer.beginArray()
         for diagnostic in diagnostics { diagnostic.write(to: &writer) }
         writer.endArray()
         writer.field("font", source: font.source) { $0.string(font.value.rawValue) }
         writer.field("headerStyle", source: headerStyle.source) { $0.string(headerStyle.value.rawValue) }
-        writer.key("palette")
+        writer.key(static: "palette")
         palette.write(to: &writer)
         writer.field("replyExpectation", source: replyExpectation.source) { replyExpectation.value.write(to: &$0) }
-        writer.key("schema"); writer.number(Self.schemaVersion)
+        writer.key(static: "schema"); writer.number(Self.schemaVersion)
         writer.field("topics", source: topics.source) { writer in
             writer.beginArray()
             for topic in topics.value { topic.write(to: &writer) }
@@ -73,11 +73,11 @@ extension ResolvedLook {
 
 extension JSONWriter {
     /// `"name": {"source": …, "value": …}`.
-    mutating func field(_ name: String, source: LookLayer, value: (inout JSONWriter) -> Void) {
-        key(name)
+    mutating func field(_ name: StaticString, source: LookLayer, value: (inout JSONWriter) -> Void) {
+        key(static: name)
         beginObject()
-        member("source", source.rawValue)
-        key("value")
+        member(static: "source", source.rawValue)
+        key(static: "value")
         value(&self)
         endObject()
     }
@@ -95,15 +95,15 @@ extension LocalizedText {
         writer.beginObject()
         switch self {
         case .text(let text):
-            writer.member("text", text)
+            writer.member(static: "text", text)
         case .localized(let texts):
-            writer.key("localized")
+            writer.key(static: "localized")
             writer.beginObject()
             for tag in texts.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { writer.member(tag, texts[tag]!) }
             writer.endObject()
         case .catalog(let key, let english):
-            writer.member("catalogKey", key)
-            writer.member("text", english)
+            writer.member(static: "catalogKey", key)
+            writer.member(static: "text", english)
         }
         writer.endObject()
     }
@@ -112,15 +112,15 @@ extension LocalizedText {
 extension Topic {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("id", id)
-        writer.key("label")
+        writer.member(static: "id", id)
+        writer.key(static: "label")
         label.write(to: &writer)
         if let prefill {
-            writer.key("prefill")
+            writer.key(static: "prefill")
             prefill.write(to: &writer)
         }
-        if let preset { writer.member("preset", preset) }
-        writer.member("symbol", symbol)
+        if let preset { writer.member(static: "preset", preset) }
+        writer.member(static: "symbol", symbol)
         writer.endObject()
     }
 }
@@ -129,10 +129,10 @@ extension AppIcon {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
         switch self {
-        case .bundle: writer.member("kind", "bundle")
-        case .url(let url): writer.member("kind", "url"); writer.member("url", url)
-        case .monogram(let letter): writer.member("kind", "monogram"); writer.member("letter", letter)
-        case .glyph: writer.member("kind", "glyph")
+        case .bundle: writer.member(static: "kind", "bundle")
+        case .url(let url): writer.member(static: "kind", "url"); writer.member(static: "url", url)
+        case .monogram(let letter): writer.member(static: "kind", "monogram"); writer.member(static: "letter", letter)
+        case .glyph: writer.member(static: "kind", "glyph")
         }
         writer.endObject()
     }
@@ -141,14 +141,14 @@ extension AppIcon {
 extension AppearancePalette {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("background", background.hex)
-        writer.member("bubbleFill", bubbleFill.hex)
-        writer.member("bubbleText", bubbleText.hex)
-        writer.member("secondaryText", secondaryText.hex)
-        writer.member("teamBubbleFill", teamBubbleFill.hex)
-        writer.member("teamBubbleText", teamBubbleText.hex)
-        writer.member("text", text.hex)
-        writer.member("tint", tint.hex)
+        writer.member(static: "background", background.hex)
+        writer.member(static: "bubbleFill", bubbleFill.hex)
+        writer.member(static: "bubbleText", bubbleText.hex)
+        writer.member(static: "secondaryText", secondaryText.hex)
+        writer.member(static: "teamBubbleFill", teamBubbleFill.hex)
+        writer.member(static: "teamBubbleText", teamBubbleText.hex)
+        writer.member(static: "text", text.hex)
+        writer.member(static: "tint", tint.hex)
         writer.endObject()
     }
 }
@@ -156,16 +156,16 @@ extension AppearancePalette {
 extension Palette {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("dark")
+        writer.key(static: "dark")
         dark.write(to: &writer)
-        writer.key("increasedContrast")
+        writer.key(static: "increasedContrast")
         writer.beginObject()
-        writer.key("dark")
+        writer.key(static: "dark")
         increasedContrast.dark.write(to: &writer)
-        writer.key("light")
+        writer.key(static: "light")
         increasedContrast.light.write(to: &writer)
         writer.endObject()
-        writer.key("light")
+        writer.key(static: "light")
         light.write(to: &writer)
         writer.endObject()
     }
@@ -174,17 +174,18 @@ extension Palette {
 extension ColorAdjustment {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("adjusted", adjusted.hex)
-        writer.member("against", against.hex)
-        writer.member("appearance", appearanceName)
-        writer.key("deltaEOK"); writer.number((deltaEOK * 10_000).rounded() / 10_000)
-        writer.member("direction", direction.rawValue)
-        writer.key("hueShift"); writer.number((hueShift * 100).rounded() / 100)
-        writer.key("minimumRatio"); writer.number(minimumRatio)
-        writer.member("original", original.hex)
-        writer.key("ratioAfter"); writer.number(Self.cut(ratioAfter, places: 3))
-        writer.key("ratioBefore"); writer.number(Self.cut(ratioBefore, places: 3))
-        writer.member("role", role.rawValue)
+        writer.member(static: "adjusted", adjusted.hex)
+        writer.member(static: "against", against.hex)
+        writer.member(static: "appearance", appearanceName)
+        // Decimals written from their scaled integers: the same text as the rounded or cut Double would give.
+        writer.key(static: "deltaEOK"); writer.number(Int((deltaEOK * 10_000).rounded()), places: 4)
+        writer.member(static: "direction", direction.rawValue)
+        writer.key(static: "hueShift"); writer.number(Int((hueShift * 100).rounded()), places: 2)
+        writer.key(static: "minimumRatio"); writer.number(Int((minimumRatio * 10).rounded()), places: 1)
+        writer.member(static: "original", original.hex)
+        writer.key(static: "ratioAfter"); writer.number(Int((ratioAfter * 1_000).rounded(.down)), places: 3)
+        writer.key(static: "ratioBefore"); writer.number(Int((ratioBefore * 1_000).rounded(.down)), places: 3)
+        writer.member(static: "role", role.rawValue)
         writer.endObject()
     }
 
@@ -198,11 +199,11 @@ extension ColorAdjustment {
 extension Diagnostic {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("code", code)
-        writer.member("field", field)
-        writer.member("layer", layer.rawValue)
-        writer.member("message", message)
-        writer.member("severity", severity.rawValue)
+        writer.member(static: "code", code)
+        writer.member(static: "field", field)
+        writer.member(static: "layer", layer.rawValue)
+        writer.member(static: "message", message)
+        writer.member(static: "severity", severity.rawValue)
         writer.endObject()
     }
 }
