@@ -173,6 +173,26 @@ static int push_segment(connection *c, he_prepared *prepared, const unsigned cha
     return 0;
 }
 
+/// Points the parsed head (which points into the input buffer) at the buffer's new place after a realloc.
+static void rebase_head(connection *c, uintptr_t old) {
+    uintptr_t now = (uintptr_t)c->in;
+    he_request *request = &c->head.request;
+    request->method = (const char *)(now + ((uintptr_t)request->method - old));
+    request->query = (const char *)(now + ((uintptr_t)request->query - old));
+    for (size_t i = 0; i < request->field_count; i++) {
+        c->fields[i].name = (const char *)(now + ((uintptr_t)c->fields[i].name - old));
+        c->fields[i].value = (const char *)(now + ((uintptr_t)c->fields[i].value - old));
+    }
+}
+
+/// Grows the input buffer to `needed` bytes, keeping a parsed head (state BODY) valid.
+static int grow_input(connection *c, size_t needed) {
+    uintptr_t old = (uintptr_t)c->in;
+    if (reserve(&c->in, &c->in_cap, needed) != 0) return -1;
+    if (old && (uintptr_t)c->in != old && c->state == STATE_BODY) rebase_head(c, old);
+    return 0;
+}
+
 // MARK: Connections
 
 static void update_interest(connection *c) {
@@ -495,7 +515,8 @@ static void process(connection *c) {
                 refuse(c, &large);
                 break;
             }
-            if (!c->head.chunked && reserve(&c->in, &c->in_cap, c->body_start + (size_t)c->head.content_length) != 0) {
+            c->state = STATE_BODY;
+            if (!c->head.chunked && grow_input(c, c->body_start + (size_t)c->head.content_length) != 0) {
                 he_refusal memory = {503, "overloaded", "out of memory"};
                 refuse(c, &memory);
                 c->close_after_write = 1;
@@ -607,7 +628,7 @@ static void on_readable(connection *c) {
     size_t head_bound = server->limits.max_target_bytes + server->limits.max_field_bytes + 1024;
     if (c->state == STATE_BODY && !c->head.chunked) room_needed = c->body_start + (size_t)c->head.content_length;
     if (c->in_cap < room_needed && c->in_len < head_bound + 4096) {
-        if (reserve(&c->in, &c->in_cap, room_needed) != 0) {
+        if (grow_input(c, room_needed) != 0) {
             close_connection(c);
             return;
         }
@@ -748,8 +769,12 @@ static void sweep(loop *l) {
         connection *c = l->connections[i];
         if (c->job_pending) continue;
         if (c->pending > 0) {
-            // A reader that stops reading is closed; one that keeps reading is never cut.
-            if (l->now - c->write_progress > config->write_timeout) close_connection(c);
+            // A reader that stops reading is reset (its unsent bytes dropped); one that keeps reading is never cut.
+            if (l->now - c->write_progress > config->write_timeout) {
+                struct linger reset = {.l_onoff = 1, .l_linger = 0};
+                setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+                close_connection(c);
+            }
             continue;
         }
         switch (c->state) {
