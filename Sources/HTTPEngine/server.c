@@ -320,9 +320,28 @@ static connection *open_connection(loop *l, int fd, const he_address *address) {
 
 // MARK: Responses
 
+/// Appends `value` in lower-case hex (at least `digits` digits) and returns the end.
+static char *append_hex(char *out, unsigned long long value, int digits) {
+    char reversed[16];
+    int count = 0;
+    do {
+        reversed[count++] = "0123456789abcdef"[value & 15];
+        value >>= 4;
+    } while (value != 0 || count < digits);
+    while (count > 0) *out++ = reversed[--count];
+    return out;
+}
+
+/// The next request id: 8 hex digits fixed per server, then a counter in hex. NUL-terminated in `out` (32 bytes).
 static void next_request_id(he_server *server, char *out) {
     unsigned long long number = atomic_fetch_add_explicit(&server->next_id, 1, memory_order_relaxed) + 1;
-    snprintf(out, 32, "%08x%llx", server->id_prefix, number);
+    char *end = append_hex(append_hex(out, server->id_prefix, 8), number, 1);
+    *end = 0;
+}
+
+static unsigned char *append(unsigned char *at, const char *text, size_t length) {
+    memcpy(at, text, length);
+    return at + length;
 }
 
 static void refresh_date(loop *l) {
@@ -341,9 +360,12 @@ static int write_tail(connection *c, int close) {
     unsigned char *at = c->out + c->out_len;
     memcpy(at, c->loop->date, c->loop->date_len);
     at += c->loop->date_len;
-    at += sprintf((char *)at, "X-Request-Id: %s\r\n", c->exchange.request_id);
-    if (close) at += sprintf((char *)at, "Connection: close\r\n");
-    else if (c->head.request.version_minor == 0) at += sprintf((char *)at, "Connection: keep-alive\r\n");
+    static const char id[] = "X-Request-Id: ", closing[] = "Connection: close\r\n", keep[] = "Connection: keep-alive\r\n";
+    at = append(at, id, sizeof id - 1);
+    at = append(at, c->exchange.request_id, strlen(c->exchange.request_id));
+    at = append(at, "\r\n", 2);
+    if (close) at = append(at, closing, sizeof closing - 1);
+    else if (c->head.request.version_minor == 0) at = append(at, keep, sizeof keep - 1);
     *at++ = '\r';
     *at++ = '\n';
     c->out_len = (size_t)(at - c->out);

@@ -89,6 +89,7 @@ final class ServerContext: Sendable {
     /// Answers one request (on a loop thread, or on a worker after `he_defer`).
     func handle(_ raw: he_request, exchange: OpaquePointer, onWorker: Bool) {
         let started = monotonicSeconds()
+        let requestID = String(cString: raw.request_id)
         let method = text(raw.method, raw.method_len)
         let path = text(raw.path, raw.path_len)
         var routeLabel = "unmatched"
@@ -96,7 +97,7 @@ final class ServerContext: Sendable {
         if path == "*" {
             // OPTIONS * (the only method the engine lets through with this target): what the server offers.
             response = Response(status: 204, headers: [("Allow", "GET, HEAD, POST, PUT, OPTIONS")])
-        } else if !isCleanPath(path) {
+        } else if !isCleanPath(raw.path, raw.path_len) {
             response = HTTPError.badRequest("path_invalid", "the path has dot segments or is not absolute").response
         } else {
             switch router.match(method: method, path: path) {
@@ -108,7 +109,7 @@ final class ServerContext: Sendable {
                 routeLabel = route.pattern
                 var request = Request(method: method, path: path, query: queryItems(raw), headers: fields(raw),
                                       body: raw.body_len > 0 ? Array(UnsafeBufferPointer(start: raw.body, count: raw.body_len)) : [],
-                                      requestID: String(cString: raw.request_id))
+                                      requestID: requestID)
                 request.parameters = parameters
                 metrics.inflightRequests.add(1, ordering: .relaxed)
                 response = dispatch(route, request)
@@ -124,7 +125,7 @@ final class ServerContext: Sendable {
         let duration = monotonicSeconds() - started
         metrics.recordRequest(method: method, route: routeLabel, status: response.status, durationSeconds: duration)
         accessLog.record(method: method, route: routeLabel, status: response.status, bytes: response.body.count,
-                         durationSeconds: duration, requestID: String(cString: raw.request_id))
+                         durationSeconds: duration, requestID: requestID)
     }
 
     /// The body limit for a request about to send a body: its route's, or the default.
@@ -203,22 +204,17 @@ private func decode(_ part: Slice<UnsafeBufferPointer<UInt8>>) -> String {
 }
 
 /// True for an absolute path with no `.` or `..` segment (the engine has refused control characters already).
-private func isCleanPath(_ path: String) -> Bool {
-    var utf8 = path.utf8.makeIterator()
-    guard utf8.next() == UInt8(ascii: "/") else { return false }
-    var segmentLength = 0
-    var dots = 0
-    for byte in path.utf8.dropFirst() {
-        if byte == UInt8(ascii: "/") {
-            if segmentLength > 0 && dots == segmentLength && dots <= 2 { return false }
-            segmentLength = 0
-            dots = 0
-            continue
-        }
-        segmentLength += 1
-        if byte == UInt8(ascii: ".") { dots += 1 }
+private func isCleanPath(_ start: UnsafePointer<CChar>?, _ count: Int) -> Bool {
+    guard let start, count > 0, start[0] == 0x2F else { return false }
+    var segmentStart = 1
+    for index in 1...count {
+        guard index == count || start[index] == 0x2F else { continue }
+        let length = index - segmentStart
+        if length == 1 && start[segmentStart] == 0x2E { return false }
+        if length == 2 && start[segmentStart] == 0x2E && start[segmentStart + 1] == 0x2E { return false }
+        segmentStart = index + 1
     }
-    return !(segmentLength > 0 && dots == segmentLength && dots <= 2)
+    return true
 }
 
 // MARK: The engine's callbacks

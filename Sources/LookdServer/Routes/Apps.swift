@@ -165,7 +165,13 @@ enum AppRoutes {
 
 /// Splits an If-Match / If-None-Match value into entity tags (kept with their quotes and `W/`).
 func entityTags(_ value: String) -> [String] {
-    value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    // Byte-wise (OWS is space and tab): the 304 path runs this on every revalidation.
+    value.utf8.split(separator: UInt8(ascii: ",")).compactMap { part in
+        var tag = part[...]
+        while let first = tag.first, first == 32 || first == 9 { tag = tag.dropFirst() }
+        while let last = tag.last, last == 32 || last == 9 { tag = tag.dropLast() }
+        return tag.isEmpty ? nil : String(Substring(tag))
+    }
 }
 
 /// A query parameter as an integer in `range`, or `default` when absent. Throws 400 `parameter_invalid`.
