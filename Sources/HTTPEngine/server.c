@@ -89,7 +89,9 @@ struct connection {
     double idle_since;
     double write_progress;
     he_exchange exchange;
-    connection *next;            // free list, or the loop's list of answered jobs
+    connection *next;            // the loop's free list or list of connections closed in this iteration
+    int listed_closed;           // on the list of closed connections
+    connection *done_next;       // the loop's list of answered jobs (a closed connection may be on both lists)
 };
 
 struct loop {
@@ -228,6 +230,7 @@ static void close_connection(connection *c) {
     l->connections[c->slot] = moved;
     moved->slot = c->slot;
     c->next = l->closed;
+    c->listed_closed = 1;
     l->closed = c;
 }
 
@@ -259,7 +262,8 @@ static void free_closed(loop *l) {
     while (l->closed) {
         connection *c = l->closed;
         l->closed = c->next;
-        if (c->job_pending) continue;   // recycled when the worker's answer arrives
+        c->listed_closed = 0;
+        if (c->job_pending) continue;   // listed again when the worker's answer arrives
         recycle(l, c);
     }
 }
@@ -300,6 +304,10 @@ static connection *open_connection(loop *l, int fd, const he_address *address) {
     c->state = STATE_IDLE;
     c->in_len = 0;
     c->scan = (he_head_scan){0};
+    c->chunked = (he_chunked){0};
+    memset(&c->head, 0, sizeof c->head);
+    c->head.request.version_minor = 1;
+    c->listed_closed = 0;
     c->body_len = 0;
     c->out_len = 0;
     c->segment_first = c->segment_count = 0;
@@ -760,10 +768,15 @@ static void take_answers(loop *l) {
     pthread_mutex_unlock(&l->done_lock);
     while (done) {
         connection *c = done;
-        done = c->next;
+        done = c->done_next;
         c->job_pending = 0;
         if (c->fd < 0) {
-            recycle(l, c);
+            // Closed while its job ran: freed with this iteration's closed connections.
+            if (!c->listed_closed) {
+                c->next = l->closed;
+                c->listed_closed = 1;
+                l->closed = c;
+            }
             continue;
         }
         he_prepared *answer = c->exchange.result;
@@ -866,8 +879,8 @@ static void *run_loop(void *argument) {
         free_closed(l);
     }
     while (l->connection_count > 0) close_connection(l->connections[0]);
-    free_closed(l);
     take_answers(l);
+    free_closed(l);
     while (l->free_list) {
         connection *c = l->free_list;
         l->free_list = c->next;
@@ -881,7 +894,7 @@ static void *run_loop(void *argument) {
 static void post_answer(connection *c) {
     loop *l = c->loop;
     pthread_mutex_lock(&l->done_lock);
-    c->next = l->done;
+    c->done_next = l->done;
     l->done = c;
     pthread_mutex_unlock(&l->done_lock);
     wake(l);

@@ -75,18 +75,26 @@ final class WireServer: @unchecked Sendable {
 
 /// A raw loopback connection, optionally from a chosen source address (any 127.x.y.z works on Linux).
 final class WireConnection {
-    let fd: Int32
+    private(set) var fd: Int32
 
     init(port: UInt16, from source: String? = nil) throws {
         fd = try connectLoopback(port: port, from: source)
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
 
     /// How long a read waits for a byte before giving up (a read that times out ends `responses` early).
     func setReadTimeout(milliseconds: Int) {
         var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: Int((milliseconds % 1000) * 1000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Closes with a TCP reset (SO_LINGER 0) instead of a FIN. The connection is unusable afterwards.
+    func reset() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(fd)
+        fd = -1
     }
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }

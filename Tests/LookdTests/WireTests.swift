@@ -245,6 +245,21 @@ struct WireTests {
         }
     }
 
+    @Test func aClientThatResetsWhileItsRequestIsOnAWorkerLeavesTheServerWhole() throws {
+        let wire = try WireServer()
+        for _ in 0..<20 {
+            let leaving = try wire.occupyWorker()
+            leaving.reset()
+            let other = try WireConnection(port: wire.port)
+            try other.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            wire.release.signal()
+            #expect(other.responses(1).responses.first?.status == 200)
+        }
+        let last = try WireConnection(port: wire.port)
+        try last.send("GET /large?bytes=5 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(last.responses(1).responses.first?.text == "xxxxx")
+    }
+
     @Test func aHeadTrickledSlowerThanTheHeadDeadlineGets408() throws {
         let wire = try WireServer { $0.headTimeoutSeconds = 1 }
         let connection = try WireConnection(port: wire.port)
