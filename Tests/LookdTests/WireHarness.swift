@@ -39,6 +39,10 @@ final class WireServer: @unchecked Sendable {
             release.wait()
             return Response.json(Array(#"{"released":true}"#.utf8))
         })
+        router.add(Route("GET", "/miss", doc: RouteDoc(summary: "moves to the workers", responses: [200: "where it ran"])) { request in
+            if request.onEventLoop { throw RunOnWorkers() }
+            return Response.json(Array(#"{"ranOn":"workers"}"#.utf8))
+        })
         let prepared = PreparedResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8"), ("ETag", "\"p1\"")],
                                         body: Array(#"{"prepared":true}"#.utf8))
         router.add(Route("GET", "/prepared", doc: RouteDoc(summary: "prepared", responses: [200: "cached"])) { _ in

@@ -142,6 +142,14 @@ struct WireTests {
         #expect(connection.readToEnd().closed)
     }
 
+    @Test func aLoopRouteCanMoveARequestToTheWorkersInOrder() throws {
+        let wire = try WireServer()
+        let connection = try WireConnection(port: wire.port)
+        try connection.send("GET /miss HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /miss HTTP/1.1\r\nHost: x\r\n\r\n")
+        let answers = connection.responses(3).responses
+        #expect(answers.map(\.text) == [#"{"ranOn":"workers"}"#, #"{"status":"ok"}"#, #"{"ranOn":"workers"}"#])
+    }
+
     @Test func headAnswersTheHeadOnly() throws {
         let wire = try WireServer()
         let connection = try WireConnection(port: wire.port)

@@ -12,6 +12,9 @@ struct Request: Sendable {
     var requestID: String
     /// Path parameters filled by the router (`{appKey}` → value).
     var parameters: [String: String] = [:]
+    /// True while the handler runs on an event loop thread (a `.loop` route as served): it may then throw
+    /// `RunOnWorkers` to be run again on the worker pool. False on a worker and in tests that call handlers directly.
+    var onEventLoop = false
     /// Header fields in arrival order (names as sent).
     private var headers: [(name: String, value: String)]
     /// Decoded query arguments in order; an argument without `=` has the value "".

@@ -45,6 +45,10 @@ enum Executor: Sendable {
     case workers
 }
 
+/// Thrown by a handler running on an event loop (`Request.onEventLoop`) that finds it has slow work to do after all,
+/// e.g. a cache miss: the server hands the request to the worker pool, where the handler runs again from the start.
+struct RunOnWorkers: Error {}
+
 /// One route: an HTTP method and a path pattern whose `{name}` segments capture one path segment.
 /// A class, so matching hands out a reference rather than copying the handler and its description.
 final class Route: Sendable {

@@ -111,9 +111,14 @@ final class ServerContext: Sendable {
                                       body: raw.body_len > 0 ? Array(UnsafeBufferPointer(start: raw.body, count: raw.body_len)) : [],
                                       requestID: requestID)
                 request.parameters = parameters
+                request.onEventLoop = !onWorker
                 metrics.inflightRequests.add(1, ordering: .relaxed)
-                response = dispatch(route, request)
-                metrics.inflightRequests.subtract(1, ordering: .relaxed)
+                defer { metrics.inflightRequests.subtract(1, ordering: .relaxed) }
+                guard let answer = dispatch(route, request) else {
+                    he_defer(exchange)
+                    return
+                }
+                response = answer
             case .wrongMethod(let allowed, let pattern):
                 routeLabel = pattern
                 response = HTTPError.methodNotAllowed(allowed).response
@@ -136,9 +141,12 @@ final class ServerContext: Sendable {
         return limits.maxBodyBytes
     }
 
-    private func dispatch(_ route: Route, _ request: Request) -> Response {
+    /// The handler's response, or nil when it asked to run on the workers instead.
+    private func dispatch(_ route: Route, _ request: Request) -> Response? {
         do {
             return try route.handler(request)
+        } catch is RunOnWorkers where request.onEventLoop {
+            return nil
         } catch let error as HTTPError {
             return error.response
         } catch {

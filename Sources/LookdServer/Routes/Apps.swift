@@ -15,7 +15,9 @@ enum AppRoutes {
             query: ["lang": "BCP 47 language tag, e.g. de or pt-BR; beats Accept-Language"])) { request in
             let key = try appKey(request)
             let (locale, _) = try app.strings.negotiate(request)
-            let cached = try app.guardStore { try app.looks.fetch(appKey: key, locale: locale) }
+            // A hit is answered on the event loop; a miss (store read, resolve, encode) moves to the workers.
+            let cached = try request.onEventLoop ? app.looks.cached(appKey: key, locale: locale) ?? { throw RunOnWorkers() }()
+                : app.guardStore { try app.looks.fetch(appKey: key, locale: locale) }
             if let match = request.header("if-none-match"), entityTags(match).contains(where: { $0 == cached.etag || $0 == "*" || $0 == "W/" + cached.etag }) {
                 return .prebuilt(cached.notModified)
             }

@@ -70,6 +70,14 @@ final class LookService: Sendable {
         self.limits = limits
     }
 
+    /// The cached SDK fetch response for `appKey` in `locale`, or nil when it is not cached (never reads the store:
+    /// what the event loop may call; a miss is fetched on a worker).
+    func cached(appKey: String, locale: LocaleTag) -> CachedLook? {
+        guard let hit = cache.withLock({ $0.entries[CacheKey(appKey: appKey, locale: locale)] }) else { return nil }
+        metrics.cacheHits.add(1, ordering: .relaxed)
+        return hit
+    }
+
     /// The SDK fetch response for `appKey` (already validated) in `locale`. Throws 404 `app_unknown`
     /// when the app was never published, StoreError when the store fails.
     func fetch(appKey: String, locale: LocaleTag) throws -> CachedLook {
