@@ -33,7 +33,7 @@ struct Request: Sendable {
 
     /// The value of header `name` (case-insensitive; the first when repeated), or nil.
     func header(_ name: String) -> String? {
-        headers.first { $0.name.utf8.count == name.utf8.count && $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { equalIgnoringASCIICase($0.name, name) }?.value
     }
 
     /// The decoded value of query argument `name` (case-sensitive; the first when repeated), or nil.
@@ -87,6 +87,12 @@ struct Response: Sendable {
     static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> Response {
         Response(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
     }
+}
+
+/// Whether two field names are equal ignoring ASCII case (field names are tokens: ASCII only). Allocates nothing.
+func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
+    return zip(a.utf8, b.utf8).allSatisfy { x, y in x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A) }
 }
 
 /// Encodes `string` as a JSON string literal (with quotes), escaping per RFC 8259.

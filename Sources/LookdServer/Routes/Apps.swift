@@ -18,7 +18,7 @@ enum AppRoutes {
             // A hit is answered on the event loop; a miss (store read, resolve, encode) moves to the workers.
             let cached = try request.onEventLoop ? app.looks.cached(appKey: key, locale: locale) ?? { throw RunOnWorkers() }()
                 : app.guardStore { try app.looks.fetch(appKey: key, locale: locale) }
-            if let match = request.header("if-none-match"), entityTags(match).contains(where: { $0 == cached.etag || $0 == "*" || $0 == "W/" + cached.etag }) {
+            if let match = request.header("if-none-match"), ifNoneMatch(match, matches: cached.etag) {
                 return .prebuilt(cached.notModified)
             }
             return .prebuilt(cached.ok)

@@ -25,7 +25,7 @@ enum ServeCommand: Command {
           --max-connections N         open connections in total (default 512)
           --max-connections-per-ip N  open connections per client address (default 128)
           --idle-timeout SECONDS      close idle connections after this (default 15)
-          --threads N                 worker threads (default: number of CPUs)
+          --threads N                 event loop threads (default: number of CPUs)
           --cache-bytes BYTES         memory for cached look responses, one per app and locale (default 8388608)
           --store-busy-timeout MS     how long a store write waits for a lock before answering 503 (default 5000)
           --shutdown-grace SECONDS    how long in-flight requests may take after SIGTERM (default 5)
