@@ -176,6 +176,17 @@ struct WireTests {
         #expect(answer.responses.first?.text == #"{"bytes":300000,"lang":"fr","args":-}"#)
     }
 
+    @Test func expectContinueGetsAnInterimAnswerBeforeTheBodyIsSent() throws {
+        let wire = try WireServer()
+        let connection = try WireConnection(port: wire.port)
+        try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n")
+        let interim = connection.responses(1)
+        #expect(interim.responses.first?.status == 100)
+        try connection.send("abc")
+        let final = connection.responses(1, after: interim.rest)
+        #expect(final.responses.first?.text.contains("\"bytes\":3") == true)
+    }
+
     @Test func chunkedBodiesAreDecodedStrictly() throws {
         let wire = try WireServer()
         let connection = try WireConnection(port: wire.port)
@@ -196,7 +207,7 @@ struct WireTests {
     }
 
     @Test func aSlowReaderOfALargeResponseGetsItAllWhileWorkersAreBusy() throws {
-        let wire = try WireServer { $0.writeTimeoutSeconds = 1; $0.idleTimeoutSeconds = 1 }
+        let wire = try WireServer { $0.writeTimeoutSeconds = 3; $0.idleTimeoutSeconds = 1 }
         // One worker held by a blocked request; the large response is built by the other and written by the loop.
         let blocker = try wire.occupyWorker()
         let reader = try WireConnection(port: wire.port)
@@ -205,7 +216,7 @@ struct WireTests {
         var pieces = 0
         let answer = reader.responses(1, chunk: 256 * 1024) {
             pieces += 1
-            if pieces % 8 == 0 { usleep(250_000) }   // slower than the write deadline between some reads, never stopping
+            if pieces % 8 == 0 { usleep(250_000) }   // pauses add up past the write deadline; each is shorter
         }
         #expect(answer.responses.first?.status == 200)
         #expect(answer.responses.first?.body.count == size)
@@ -220,7 +231,7 @@ struct WireTests {
         setsockopt(reader.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
         let size = 10 * 1024 * 1024
         try reader.send("GET /large?bytes=\(size) HTTP/1.1\r\nHost: x\r\n\r\n")
-        sleep(3)
+        sleep(4)
         let (bytes, closed) = reader.readToEnd()
         #expect(closed)
         #expect(bytes.count < size)
