@@ -39,14 +39,15 @@ let package = Package(
         // Other formats are read through StringsFormats.
         .target(name: "StringsLint", dependencies: ["Strings", "StringsFormats", "CICU", "StableJSON"]),
 
-        // The only code that includes <microhttpd.h>: fixed-argument wrappers for libmicrohttpd's variadic API.
-        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        // lookd's own HTTP/1.1 engine in C (docs/http.md): epoll loops, the strict request parser, limits, deadlines,
+        // the worker pool. No outside library.
+        .target(name: "HTTPEngine"),
 
         // The only code that includes <sqlite3.h>.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // The daemon as a library: HTTP (server, limits, errors at the edge) → routes → services → stores.
-        .target(name: "LookdServer", dependencies: ["StableJSON", "LookResolver", "Strings", "StringsLint", "CMicroHTTPD", "CSQLite"]),
+        .target(name: "LookdServer", dependencies: ["StableJSON", "LookResolver", "Strings", "StringsLint", "HTTPEngine", "CSQLite"]),
 
         // The CLI: argument parsing and commands, nothing else.
         .executableTarget(name: "lookd", dependencies: ["LookdServer", "StableJSON", "LookResolver", "Strings", "StringsLint", "StringsFormats"]),

@@ -3,7 +3,6 @@
 set -euo pipefail
 need_apt=()
 pkg-config --exists icu-uc icu-i18n 2>/dev/null || need_apt+=(libicu-dev)
-pkg-config --exists libmicrohttpd 2>/dev/null || need_apt+=(libmicrohttpd-dev)
 pkg-config --exists sqlite3 2>/dev/null || need_apt+=(libsqlite3-dev)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 # A package counts only when fully installed: `dpkg -s` also succeeds for one removed with its config kept.

@@ -3,40 +3,49 @@ import Foundation
 import Glibc
 #endif
 
-/// `lookd-bench http`: wrk against lookd's cached `GET /v1/apps/{appKey}/look` and, in the same run,
-/// nginx serving the same bytes as a static file on loopback. Prints both rates, the ratio, p99, and
-/// lookd's RSS with 10,000 apps stored (and every one of their looks cached).
+/// `lookd-bench http`: wrk against lookd's SDK fetch (`GET /v1/apps/{appKey}/look?lang=de`) and, in the same run,
+/// nginx tuned as a CDN origin serving the very same bytes as a static file (2 workers, `listen … reuseport`,
+/// sendfile, tcp_nodelay, open_file_cache, access_log off; the file under /tmp, readable by nginx's worker user).
+/// nginx must answer 200 with identical bytes before anything is measured.
+///
+/// Scenarios, each `wrk -t2 -c64`, interleaved lookd, nginx, lookd, nginx… and reported as medians with p99:
+/// keep-alive, `Connection: close` (a new connection per request), 304 revalidation (`If-None-Match`, each server's
+/// own ETag); then 1,000 connections; then cache misses: a wrk Lua script choosing among 3,000 apps × 50 languages
+/// against the same script pinned to one app and language.
 /// Needs `wrk` and `nginx` (`make bench` installs them) and the release `lookd` next to this binary.
-/// Both servers: 2 worker threads/processes, access logs off, 127.0.0.1 only.
 let httpSuite = BenchmarkSuite(name: "http") {
     do {
         try HTTPBench.run()
     } catch {
-        print("http: skipped: \(error)")
+        print("http: stopped: \(error)")
     }
 }
 
 enum HTTPBench {
-    static let apps = 10_000
+    static let apps = 3_000
     static let connections = 64
-    static let seconds = 10
+    static let seconds = Int(ProcessInfo.processInfo.environment["HTTP_BENCH_SECONDS"] ?? "") ?? 8
+    static let rounds = Int(ProcessInfo.processInfo.environment["HTTP_BENCH_ROUNDS"] ?? "") ?? 3
     static let token = "bench-admin-token-5d1c0e9a77"
+    static let languages = ["ar", "bn", "bg", "ca", "zh-Hans", "zh-Hant", "zh-HK", "hr", "cs", "da", "nl", "en", "fi", "fr", "fr-CA", "de",
+                            "el", "gu", "he", "hi", "hu", "id", "it", "ja", "kn", "ko", "ms", "ml", "mr", "nb", "or", "fa", "pl", "pt-BR",
+                            "pt-PT", "pa", "ro", "ru", "sk", "sl", "es", "es-419", "sv", "ta", "te", "th", "tr", "uk", "ur", "vi"]
 
     static func run() throws {
         let wrk = try which("wrk")
         let nginx = try which("nginx", extra: ["/usr/sbin/nginx"])
         let lookd = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("lookd").path
         guard FileManager.default.isExecutableFile(atPath: lookd) else { throw BenchError("no lookd next to lookd-bench (\(lookd))") }
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("lookd-http-bench-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        // Under /tmp, world-readable: nginx's workers run as an unprivileged user (files under /root answer 403).
+        let work = "/tmp/lookd-http-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         defer { try? FileManager.default.removeItem(atPath: work) }
         try Data(token.utf8).write(to: URL(fileURLWithPath: work + "/token"))
 
-        // lookd with 10,000 apps.
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: lookd)
         daemon.arguments = ["serve", "--listen", "127.0.0.1:0", "--data", work + "/data", "--admin-token-file", work + "/token",
-                            "--access-log", "off", "--threads", "2"]
+                            "--access-log", "off", "--threads", "2", "--max-connections", "4096", "--max-connections-per-ip", "4096"]
         let errorLog = work + "/lookd.err"
         _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
         daemon.standardError = FileHandle(forWritingAtPath: errorLog)
@@ -44,7 +53,90 @@ enum HTTPBench {
         try daemon.run()
         defer { if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() } }
         let port = try waitForPort(errorLog, daemon)
+        let keys = try publishApps(lookd: lookd, port: port)
+        let rssStored = rss(daemon.processIdentifier)
 
+        // The exact bytes the SDK gets, served by nginx as a static file.
+        let target = "/v1/apps/\(keys[0])/look?lang=de"
+        let sample = try request(port: port, "GET \(target)", headers: [], body: nil)
+        guard sample.status == 200 else { throw BenchError("fetch answered \(sample.status)") }
+        let nginxPort = try startNginx(nginx, work: work, body: sample.body)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: nginx)
+        server.arguments = ["-c", work + "/nginx.conf", "-p", work]
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
+        var check = Answer(status: 0, body: [], etag: nil)
+        for _ in 0..<100 where check.status != 200 {
+            check = (try? request(port: nginxPort, "GET /look.json", headers: [], body: nil)) ?? check
+            if check.status != 200 { usleep(20_000) }
+        }
+        guard check.status == 200, check.body == sample.body else {
+            throw BenchError("nginx answered \(check.status) with \(check.body.count) bytes, not 200 with the \(sample.body.count) bytes lookd serves")
+        }
+        guard let lookdTag = sample.etag, let nginxTag = check.etag else { throw BenchError("no ETag to revalidate with") }
+        do {
+            try measure(wrk, port: port, target: target, nginxPort: nginxPort, tags: (lookdTag, nginxTag), keys: keys, work: work, daemon: daemon, sample: sample)
+        } catch {
+            let log = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+            print("lookd \(daemon.isRunning ? "is running" : "exited with \(daemon.terminationStatus) (reason \(daemon.terminationReason.rawValue))"); its log:\n\(log.suffix(2000))")
+            throw error
+        }
+        print("lookd RSS: \(rssStored / 1024) MB with \(apps) apps stored; \(rss(daemon.processIdentifier) / 1024) MB after the runs")
+    }
+
+    static func measure(_ wrk: String, port: UInt16, target: String, nginxPort: UInt16, tags: (String, String), keys: [String], work: String,
+                        daemon: Process, sample: Answer) throws {
+        let (lookdTag, nginxTag) = tags
+        let lookdURL = "http://127.0.0.1:\(port)\(target)"
+        let nginxURL = "http://127.0.0.1:\(nginxPort)/look.json"
+
+        print("body: \(sample.body.count) bytes, nginx serves the same bytes with 200; wrk -t2 -c\(connections) -d\(seconds)s --latency, \(rounds) interleaved rounds, medians")
+        print("servers: lookd --threads 2 (2 loops + workers); nginx worker_processes 2, reuseport, sendfile, tcp_nodelay, open_file_cache; access logs off")
+        let scenarios: [(name: String, lookd: [String], nginx: [String])] = [
+            ("keep-alive", [], []),
+            ("Connection: close", ["-H", "Connection: close"], ["-H", "Connection: close"]),
+            ("304 (If-None-Match)", ["-H", "If-None-Match: \(lookdTag)"], ["-H", "If-None-Match: \(nginxTag)"]),
+        ]
+        for scenario in scenarios {
+            var ours: [WrkResult] = [], theirs: [WrkResult] = []
+            for _ in 0..<rounds {
+                ours.append(try runWrk(wrk, lookdURL, scenario.lookd))
+                theirs.append(try runWrk(wrk, nginxURL, scenario.nginx))
+            }
+            report(scenario.name, ours, theirs)
+        }
+        var ours: [WrkResult] = [], theirs: [WrkResult] = []
+        for _ in 0..<2 {
+            ours.append(try runWrk(wrk, lookdURL, [], connections: 1000))
+            theirs.append(try runWrk(wrk, nginxURL, [], connections: 1000))
+        }
+        report("keep-alive, 1,000 connections", ours, theirs)
+
+        // Cache misses: 3,000 apps × 50 languages at random (the default 8 MiB cache holds a small part of them), against
+        // the same script pinned to one app and language.
+        try keys.joined(separator: "\n").write(toFile: work + "/keys.txt", atomically: true, encoding: .utf8)
+        try keys[0].write(toFile: work + "/key.txt", atomically: true, encoding: .utf8)
+        try languages.joined(separator: "\n").write(toFile: work + "/langs.txt", atomically: true, encoding: .utf8)
+        try "de".write(toFile: work + "/lang.txt", atomically: true, encoding: .utf8)
+        try luaScript(keys: work + "/keys.txt", languages: work + "/langs.txt").write(toFile: work + "/spread.lua", atomically: true, encoding: .utf8)
+        try luaScript(keys: work + "/key.txt", languages: work + "/lang.txt").write(toFile: work + "/pinned.lua", atomically: true, encoding: .utf8)
+        var spread: [WrkResult] = [], pinned: [WrkResult] = []
+        for _ in 0..<2 {
+            spread.append(try runWrk(wrk, "http://127.0.0.1:\(port)/", ["-s", work + "/spread.lua"]))
+            pinned.append(try runWrk(wrk, "http://127.0.0.1:\(port)/", ["-s", work + "/pinned.lua"]))
+        }
+        let spreadRate = median(spread.map(\.rate)), pinnedRate = median(pinned.map(\.rate))
+        print("cache misses: \(apps) apps × \(languages.count) languages at random \(formatRate(spreadRate)) p99 \(spread.map(\.p99).joined(separator: "/")); "
+              + "pinned to one \(formatRate(pinnedRate)) p99 \(pinned.map(\.p99).joined(separator: "/")); "
+              + String(format: "ratio %.2f× (target ≥ 0.7×)", spreadRate / pinnedRate))
+        let errors = (ours + theirs + spread + pinned).map(\.errors).reduce(0, +)
+        if errors > 0 { print("wrk socket errors / non-2xx-3xx responses: \(errors)") }
+    }
+
+    /// Publishes `apps` new apps (one layer each, every publish fsynced before its 201) and returns their keys.
+    static func publishApps(lookd: String, port: UInt16) throws -> [String] {
         let keygen = Process()
         keygen.executableURL = URL(fileURLWithPath: lookd)
         keygen.arguments = ["keygen", "--count", String(apps)]
@@ -54,7 +146,6 @@ enum HTTPBench {
         let keys = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
         keygen.waitUntilExit()
         guard keys.count == apps else { throw BenchError("keygen gave \(keys.count) keys") }
-
         let layer = Array(##"{"accent":{"light":"#FF6A00","dark":"#FF9F0A"},"appName":"Ledgerly","corners":"soft","font":"rounded","headerStyle":"team","replyExpectation":{"en":"Usually replies within an hour","de":"Antwortet meist innerhalb einer Stunde"},"topics":["billing","bug",{"id":"export","label":{"en":"Exports","de":"Exporte"},"symbol":"square.and.arrow.up","prefill":"I need help exporting my data."}]}"##.utf8)
         let clock = ContinuousClock()
         let start = clock.now
@@ -68,74 +159,82 @@ enum HTTPBench {
         let publishSeconds = seconds(clock.now - start)
         guard failures.value == 0 else { throw BenchError("\(failures.value) publishes failed") }
         print("published \(apps) apps in \(String(format: "%.1f", publishSeconds)) s (\(Int(Double(apps) / publishSeconds))/s, each fsynced before its 201)")
-        let rssStored = rss(daemon.processIdentifier)
-        DispatchQueue.concurrentPerform(iterations: 4) { worker in
-            for index in stride(from: worker, to: keys.count, by: 4) {
-                _ = try? request(port: port, "GET /v1/apps/\(keys[index])/look?lang=en", headers: [], body: nil)
-            }
-        }
-        let rssCached = rss(daemon.processIdentifier)
+        return keys
+    }
 
-        // The exact bytes the SDK gets, served by nginx as a static file.
-        let target = "/v1/apps/\(keys[0])/look?lang=en"
-        let sample = try request(port: port, "GET \(target)", headers: [], body: nil)
-        guard sample.status == 200 else { throw BenchError("fetch answered \(sample.status)") }
+    /// Writes `body` as `www/look.json` and the tuned nginx configuration; returns nginx's port.
+    static func startNginx(_ nginx: String, work: String, body: [UInt8]) throws -> UInt16 {
         let root = work + "/www"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try Data(sample.body).write(to: URL(fileURLWithPath: root + "/look.json"))
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try Data(body).write(to: URL(fileURLWithPath: root + "/look.json"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: root + "/look.json")
         let nginxPort = try freePort()
         let config = """
             worker_processes 2;
             daemon off;
             pid \(work)/nginx.pid;
             error_log \(work)/nginx.err warn;
-            events { worker_connections 1024; }
+            events { worker_connections 4096; }
             http {
                 access_log off;
                 sendfile on;
-                tcp_nopush on;
+                tcp_nodelay on;
                 keepalive_requests 1000000;
+                open_file_cache max=1000 inactive=60s;
+                open_file_cache_valid 60s;
                 client_body_temp_path \(work)/nginx-body;
                 proxy_temp_path \(work)/nginx-proxy;
                 fastcgi_temp_path \(work)/nginx-fastcgi;
                 uwsgi_temp_path \(work)/nginx-uwsgi;
                 scgi_temp_path \(work)/nginx-scgi;
                 server {
-                    listen 127.0.0.1:\(nginxPort);
+                    listen 127.0.0.1:\(nginxPort) reuseport;
                     location / { root \(root); default_type application/json; etag on; }
                 }
             }
             """
         try Data(config.utf8).write(to: URL(fileURLWithPath: work + "/nginx.conf"))
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: nginx)
-        server.arguments = ["-c", work + "/nginx.conf", "-p", work]
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
-        for _ in 0..<100 where (try? request(port: nginxPort, "GET /look.json", headers: [], body: nil).status) != 200 { usleep(20_000) }
+        return nginxPort
+    }
 
-        print("body: \(sample.body.count) bytes; wrk -t2 -c\(connections) -d\(seconds)s --latency; servers: 2 threads / 2 workers, access logs off")
-        let statics = try runWrk(wrk, "http://127.0.0.1:\(nginxPort)/look.json")
-        let looks = try runWrk(wrk, "http://127.0.0.1:\(port)\(target)")
-        let rssAfter = rss(daemon.processIdentifier)
-        print("nginx static file:          \(formatRate(statics.rate))   p99 \(statics.p99)")
-        print("lookd GET look (cached):    \(formatRate(looks.rate))   p99 \(looks.p99)")
-        print(String(format: "ratio lookd / nginx:        %.2f× (target ≥ 0.8×)", looks.rate / statics.rate))
-        print("lookd RSS: \(rssStored / 1024) MB with \(apps) apps stored; \(rssCached / 1024) MB after fetching all \(apps) (cache capped by --cache-bytes, default 8 MiB); \(rssAfter / 1024) MB after wrk (target < 64 MB)")
-        if statics.errors + looks.errors > 0 { print("wrk socket errors/non-2xx: nginx \(statics.errors), lookd \(looks.errors)") }
+    /// A wrk script fetching a random key × language from two files of lines.
+    static func luaScript(keys: String, languages: String) -> String {
+        """
+        local keys, languages = {}, {}
+        for line in io.lines("\(keys)") do keys[#keys + 1] = line end
+        for line in io.lines("\(languages)") do languages[#languages + 1] = line end
+        math.randomseed(os.time())
+        request = function()
+          return wrk.format("GET", "/v1/apps/" .. keys[math.random(#keys)] .. "/look?lang=" .. languages[math.random(#languages)])
+        end
+        """
+    }
+
+    static func report(_ name: String, _ ours: [WrkResult], _ theirs: [WrkResult]) {
+        let lookdRate = median(ours.map(\.rate)), nginxRate = median(theirs.map(\.rate))
+        let padded = name.padding(toLength: 30, withPad: " ", startingAt: 0)
+        print("\(padded) lookd \(formatRate(lookdRate)) p99 \(ours.map(\.p99).joined(separator: "/"))   nginx \(formatRate(nginxRate)) p99 \(theirs.map(\.p99).joined(separator: "/"))   "
+              + String(format: "ratio %.2f× (target ≥ 1.0×)", lookdRate / nginxRate))
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     struct WrkResult { var rate: Double; var p99: String; var errors: Int }
 
-    static func runWrk(_ wrk: String, _ url: String) throws -> WrkResult {
+    static func runWrk(_ wrk: String, _ url: String, _ extra: [String], connections: Int = connections) throws -> WrkResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wrk)
-        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", url]
-        let pipe = Pipe()
+        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"] + extra + [url]
+        let pipe = Pipe(), standardError = Pipe()
         process.standardOutput = pipe
+        process.standardError = standardError
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            + String(decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         var rate = 0.0, p99 = "?", errors = 0
         for line in output.split(separator: "\n") {
@@ -145,7 +244,7 @@ enum HTTPBench {
             if line.contains("Non-2xx"), let value = fields.last.flatMap({ Int($0) }) { errors += value }
             if line.contains("Socket errors") { errors += line.split(separator: ",").compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.reduce(0, +) }
         }
-        guard rate > 0 else { throw BenchError("wrk printed no rate:\n\(output)") }
+        guard rate > 0 else { throw BenchError("wrk \(process.arguments ?? []) printed no rate:\n\(output)") }
         return WrkResult(rate: rate, p99: p99, errors: errors)
     }
 
@@ -193,7 +292,7 @@ enum HTTPBench {
         return UInt16(bigEndian: address.sin_port)
     }
 
-    struct Answer { var status: Int; var body: [UInt8] }
+    struct Answer { var status: Int; var body: [UInt8]; var etag: String? }
 
     /// One request over a fresh connection (`Connection: close`); reads to EOF.
     static func request(port: UInt16, _ line: String, headers: [String], body: [UInt8]?) throws -> Answer {
@@ -223,8 +322,10 @@ enum HTTPBench {
         guard let end = (0..<max(0, received.count - 3)).first(where: { received[$0] == 13 && received[$0 + 1] == 10 && received[$0 + 2] == 13 && received[$0 + 3] == 10 }) else {
             throw BenchError("no response")
         }
-        let statusLine = String(decoding: received[0..<end], as: UTF8.self).split(separator: " ")
-        return Answer(status: statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0, body: Array(received[(end + 4)...]))
+        let lines = String(decoding: received[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusLine = lines[0].split(separator: " ")
+        let etag = lines.first { $0.lowercased().hasPrefix("etag:") }.map { String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) }
+        return Answer(status: statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0, body: Array(received[(end + 4)...]), etag: etag)
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -54,7 +54,7 @@ final class Metrics: Sendable {
         for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
             out += "lookd_http_requests_total{method=\"\(Self.escapeLabel(key.method))\",route=\"\(Self.escapeLabel(key.route))\",status=\"\(key.status)\"} \(count)\n"
         }
-        out += "# HELP lookd_http_request_duration_seconds Time from the request line to the response being sent.\n"
+        out += "# HELP lookd_http_request_duration_seconds Time from a complete request to its response being queued for writing.\n"
         out += "# TYPE lookd_http_request_duration_seconds histogram\n"
         var cumulative: UInt64 = 0
         for (index, bound) in Self.buckets.enumerated() {

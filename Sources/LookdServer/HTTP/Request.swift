@@ -12,6 +12,9 @@ struct Request: Sendable {
     var requestID: String
     /// Path parameters filled by the router (`{appKey}` → value).
     var parameters: [String: String] = [:]
+    /// True while the handler runs on an event loop thread (a `.loop` route as served): it may then throw
+    /// `RunOnWorkers` to be run again on the worker pool. False on a worker and in tests that call handlers directly.
+    var onEventLoop = false
     /// Header fields in arrival order (names as sent).
     private var headers: [(name: String, value: String)]
     /// Decoded query arguments in order; an argument without `=` has the value "".
@@ -30,7 +33,7 @@ struct Request: Sendable {
 
     /// The value of header `name` (case-insensitive; the first when repeated), or nil.
     func header(_ name: String) -> String? {
-        headers.first { $0.name.utf8.count == name.utf8.count && $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { equalIgnoringASCIICase($0.name, name) }?.value
     }
 
     /// The decoded value of query argument `name` (case-sensitive; the first when repeated), or nil.
@@ -39,19 +42,29 @@ struct Request: Sendable {
     }
 }
 
-/// One HTTP response. `body` is sent as is; `closeConnection` adds `Connection: close`, which makes
-/// libmicrohttpd close the connection after sending it.
+/// One HTTP response. `body` is sent as is (not for HEAD, 204 and 304); `closeConnection` adds
+/// `Connection: close` and closes the connection once the response is written.
 struct Response: Sendable {
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
+    // Changing any part of a prebuilt response drops its wire bytes, so what is sent is always what the value says.
+    var status: Int { didSet { prepared = nil } }
+    var headers: [(name: String, value: String)] { didSet { prepared = nil } }
+    var body: [UInt8] { didSet { prepared = nil } }
     var closeConnection = false
+    /// The wire bytes built once, when this response is a cached one (see `prebuilt`).
+    private(set) var prepared: PreparedResponse?
 
     init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], closeConnection: Bool = false) {
         self.status = status
         self.headers = headers
         self.body = body
         self.closeConnection = closeConnection
+    }
+
+    /// A response whose wire bytes were built once: written without copying or allocating.
+    static func prebuilt(_ prepared: PreparedResponse) -> Response {
+        var response = Response(status: prepared.status, headers: prepared.headers, body: prepared.body)
+        response.prepared = prepared
+        return response
     }
 
     /// A JSON response (`application/json; charset=utf-8`) with the given UTF-8 bytes.
@@ -74,6 +87,12 @@ struct Response: Sendable {
     static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> Response {
         Response(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
     }
+}
+
+/// Whether two field names are equal ignoring ASCII case (field names are tokens: ASCII only). Allocates nothing.
+func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
+    return zip(a.utf8, b.utf8).allSatisfy { x, y in x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A) }
 }
 
 /// Encodes `string` as a JSON string literal (with quotes), escaping per RFC 8259.

@@ -16,9 +16,12 @@ struct RouteDoc: Sendable {
     var contentType = "application/json"
     /// The largest body this route accepts; nil uses `Limits.maxBodyBytes`.
     var maxBodyBytes: (@Sendable (Limits) -> Int)? = nil
+    /// Where the handler runs; nil: on the event loop for GET, on the worker pool for every other method.
+    var runsOn: Executor? = nil
 
     init(summary: String, responses: [Int: String], admin: Bool = false, query: [String: String] = [:],
-         requestBody: String? = nil, contentType: String = "application/json", maxBodyBytes: (@Sendable (Limits) -> Int)? = nil) {
+         requestBody: String? = nil, contentType: String = "application/json", maxBodyBytes: (@Sendable (Limits) -> Int)? = nil,
+         runsOn: Executor? = nil) {
         self.summary = summary
         self.responses = responses
         self.admin = admin
@@ -26,10 +29,25 @@ struct RouteDoc: Sendable {
         self.requestBody = requestBody
         self.contentType = contentType
         self.maxBodyBytes = maxBodyBytes
+        self.runsOn = runsOn
     }
 
     func bodyLimit(_ limits: Limits) -> Int { maxBodyBytes?(limits) ?? limits.maxBodyBytes }
 }
+
+/// Where a route's handler runs.
+enum Executor: Sendable {
+    /// Inline on the event loop thread that read the request: for answers that take microseconds (cached
+    /// fetches, health, metrics). A slow handler here delays every connection of that loop.
+    case loop
+    /// On the bounded worker pool, apart from the loops (lint, resolve, preview, publish): a slow request can
+    /// never delay the fast ones. When the pool's queue is full the engine answers 503 + Retry-After.
+    case workers
+}
+
+/// Thrown by a handler running on an event loop (`Request.onEventLoop`) that finds it has slow work to do after all,
+/// e.g. a cache miss: the server hands the request to the worker pool, where the handler runs again from the start.
+struct RunOnWorkers: Error {}
 
 /// One route: an HTTP method and a path pattern whose `{name}` segments capture one path segment.
 /// A class, so matching hands out a reference rather than copying the handler and its description.
@@ -38,6 +56,8 @@ final class Route: Sendable {
     let pattern: String
     let handler: Handler
     let doc: RouteDoc
+    /// True when the handler runs on the worker pool (`RouteDoc.runsOn`, or its default for the method).
+    let runsOnWorkers: Bool
 
     fileprivate let segments: [Segment]
 
@@ -47,6 +67,7 @@ final class Route: Sendable {
         // Domain errors become their HTTP answer here, once for every route (HTTP/ErrorResponses.swift).
         self.handler = { request in try answeringDomainErrors { try handler(request) } }
         self.doc = doc
+        self.runsOnWorkers = (doc.runsOn ?? (method == "GET" ? .loop : .workers)) == .workers
         self.segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
         }
@@ -73,32 +94,63 @@ struct Router: Sendable {
 
     mutating func add(_ route: Route) { routes.append(route) }
 
+    /// Matches without splitting the path or allocating, except the parameters of the route found.
     func match(method: String, path: String) -> RouteMatch {
-        let parts = Array(path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst())
-        var allowed: [String] = []
-        var allowedPattern = ""
-        for route in routes {
-            guard let parameters = Self.bind(route.segments, parts) else { continue }
-            if route.method == method || (method == "HEAD" && route.method == "GET") {
-                return .found(route, parameters: parameters)
+        var path = path
+        return path.withUTF8 { bytes in
+            var allowed: [String] = []
+            var allowedPattern = ""
+            for route in routes where Self.matches(route.segments, bytes) {
+                if route.method == method || (method == "HEAD" && route.method == "GET") {
+                    return .found(route, parameters: Self.parameters(route.segments, bytes))
+                }
+                allowed.append(route.method)
+                allowedPattern = route.pattern
             }
-            allowed.append(route.method)
-            allowedPattern = route.pattern
+            if allowed.isEmpty { return .notFound }
+            if allowed.contains("GET") { allowed.append("HEAD") }
+            return .wrongMethod(allowed, pattern: allowedPattern)
         }
-        if allowed.isEmpty { return .notFound }
-        if allowed.contains("GET") { allowed.append("HEAD") }
-        return .wrongMethod(allowed, pattern: allowedPattern)
     }
 
-    private static func bind(_ segments: [Segment], _ parts: [Substring.UTF8View]) -> [String: String]? {
-        guard segments.count == parts.count else { return nil }
-        for (segment, part) in zip(segments, parts) {
-            if case .literal(let literal) = segment, !part.elementsEqual(literal) { return nil }
-            if case .parameter = segment, part.isEmpty { return nil }
+    /// The path's segments after the leading "/", as byte ranges, in order; calls `body` with each until it returns false.
+    private static func forEachSegment(_ path: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Bool) -> Bool {
+        guard path.first == UInt8(ascii: "/") else { return false }
+        var start = 1
+        while true {
+            var end = start
+            while end < path.count && path[end] != UInt8(ascii: "/") { end += 1 }
+            guard body(start..<end) else { return false }
+            if end == path.count { return true }
+            start = end + 1
         }
+    }
+
+    private static func matches(_ segments: [Segment], _ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let walked = forEachSegment(path) { range in
+            guard index < segments.count else { return false }
+            defer { index += 1 }
+            switch segments[index] {
+            case .literal(let literal):
+                return literal.count == range.count && literal.elementsEqual(path[range])
+            case .parameter:
+                return !range.isEmpty
+            }
+        }
+        return walked && index == segments.count
+    }
+
+    private static func parameters(_ segments: [Segment], _ path: UnsafeBufferPointer<UInt8>) -> [String: String] {
+        guard segments.contains(where: { if case .parameter = $0 { return true } else { return false } }) else { return [:] }
         var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, parts) {
-            if case .parameter(let name) = segment { parameters[name] = String(Substring(part)) }
+        var index = 0
+        _ = forEachSegment(path) { range in
+            if case .parameter(let name) = segments[index] {
+                parameters[name] = String(decoding: UnsafeBufferPointer(rebasing: path[range]), as: UTF8.self)
+            }
+            index += 1
+            return true
         }
         return parameters
     }

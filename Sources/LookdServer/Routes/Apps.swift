@@ -15,17 +15,13 @@ enum AppRoutes {
             query: ["lang": "BCP 47 language tag, e.g. de or pt-BR; beats Accept-Language"])) { request in
             let key = try appKey(request)
             let (locale, _) = try app.strings.negotiate(lang: request.query("lang"), acceptLanguage: request.header("accept-language"))
-            let cached = try app.guardStore { try app.looks.fetch(appKey: key, locale: locale) }
-            let headers: [(name: String, value: String)] = [
-                ("ETag", cached.etag), ("Content-Language", locale.identifier), ("Vary", "Accept-Language"),
-                // A CDN may serve it for 30 s and revalidate in the background for 60 s more; a
-                // publish is therefore visible everywhere within 90 s.
-                ("Cache-Control", "public, max-age=30, stale-while-revalidate=60"),
-            ]
+            // A hit is answered on the event loop; a miss (store read, resolve, encode) moves to the workers.
+            let cached = try request.onEventLoop ? app.looks.cached(appKey: key, locale: locale) ?? { throw RunOnWorkers() }()
+                : app.guardStore { try app.looks.fetch(appKey: key, locale: locale) }
             if EntityTag.noneMatchHolds(request.header("if-none-match"), etag: cached.etag) {
-                return Response(status: 304, headers: headers)
+                return .prebuilt(cached.notModified)
             }
-            return Response.json(cached.body, headers: headers)
+            return .prebuilt(cached.ok)
         })
 
         router.add(Route("PUT", "/v1/apps/{appKey}/look", doc: RouteDoc(

@@ -16,21 +16,25 @@ public enum AppKey {
     static let checkLength = 7
     static let length = 8 + bodyLength + checkLength
 
-    /// Why a string is not a valid app key, or nil when it is one.
+    /// Why a string is not a valid app key, or nil when it is one. Allocates nothing for a valid key.
     public static func problem(_ key: String) -> String? {
-        let bytes = Array(key.utf8)
-        guard bytes.count == length else { return "an app key is \(length) characters: pk_live_ or pk_test_, then 33 base32 characters" }
-        let prefix = String(decoding: bytes[0..<8], as: UTF8.self)
-        guard prefix == "pk_live_" || prefix == "pk_test_" else { return "an app key starts with pk_live_ or pk_test_" }
-        guard bytes[8...].allSatisfy({ alphabet.contains($0) }) else {
-            return "an app key's characters after the prefix are 0-9 and a-z without i, l, o, u"
+        var key = key
+        return key.withUTF8 { bytes in
+            guard bytes.count == length else { return "an app key is \(length) characters: pk_live_ or pk_test_, then 33 base32 characters" }
+            guard bytes.starts(with: "pk_live_".utf8) || bytes.starts(with: "pk_test_".utf8) else { return "an app key starts with pk_live_ or pk_test_" }
+            guard bytes[8...].allSatisfy({ isAlphabet[Int($0)] }) else {
+                return "an app key's characters after the prefix are 0-9 and a-z without i, l, o, u"
+            }
+            let crc = UInt64(crc32(UnsafeBufferPointer(rebasing: bytes[0..<(8 + bodyLength)])))
+            for index in 0..<checkLength where bytes[8 + bodyLength + index] != alphabet[Int((crc >> UInt64((checkLength - 1 - index) * 5)) & 31)] {
+                return "the app key's check characters do not match: it was mistyped or truncated"
+            }
+            return nil
         }
-        guard bytes[0..<(8 + bodyLength)].count == 8 + bodyLength,
-              Array(bytes[(8 + bodyLength)...]) == checkCharacters(Array(bytes[0..<(8 + bodyLength)])) else {
-            return "the app key's check characters do not match: it was mistyped or truncated"
-        }
-        return nil
     }
+
+    /// Whether each byte value is in `alphabet`.
+    private static let isAlphabet: [Bool] = (0..<256).map { alphabet.contains(UInt8($0)) }
 
     /// A new random key; `live` picks the `pk_live_` prefix, otherwise `pk_test_`.
     public static func generate(live: Bool) -> String {
@@ -63,7 +67,7 @@ public enum AppKey {
 
 /// CRC-32 (IEEE 802.3 polynomial 0xEDB88320, reflected, initial and final XOR 0xFFFFFFFF) — the
 /// zlib/PNG checksum: crc32("123456789") == 0xCBF43926.
-func crc32(_ bytes: [UInt8]) -> UInt32 {
+func crc32<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
     var crc: UInt32 = 0xFFFF_FFFF
     for byte in bytes {
         crc = crc32Table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
