@@ -22,6 +22,8 @@ final class Metrics: Sendable {
     let openConnections = Atomic<Int>(0)
     let inflightRequests = Atomic<Int>(0)
     let publishes = Atomic<UInt64>(0)
+    /// The store's latency, pool use, notifications and reconnects (rendered after the counters above).
+    let store = StoreStatistics()
 
     func recordRequest(method: String, route: String, status: Int, durationSeconds: Double) {
         let bucket = Self.buckets.firstIndex(where: { durationSeconds <= $0 }) ?? Self.buckets.count
@@ -59,6 +61,7 @@ final class Metrics: Sendable {
         out += gauge("lookd_publishes_total", "counter", "Looks published or rolled back (committed).", publishes.load(ordering: .relaxed))
         out += gauge("lookd_open_connections", "gauge", "Connections currently open.", openConnections.load(ordering: .relaxed))
         out += gauge("lookd_inflight_requests", "gauge", "Requests being read or answered.", inflightRequests.load(ordering: .relaxed))
+        out += store.render()
         return out
     }
 

@@ -3,77 +3,54 @@ import LookResolver
 import Strings
 import Synchronization
 
-/// The app-look service: publishes dashboard layers to the store and answers the SDK's fetch from a
-/// warm in-memory cache of the exact response bytes and their ETag.
+/// The app-look service: publishes dashboard layers to the store and answers the SDK's fetch from the
+/// `LookCache` (the exact response bytes and their ETag per app and language, the resolved look once per app).
 ///
-/// Cache: (app key, locale) → the response for the app's current version. Filled on a miss from the store,
-/// dropped for an app when it publishes. A fill that read an older version than one published since
-/// (a fetch racing a publish) is not kept: each app's last published version is remembered as a
-/// floor. At most `Limits.cacheBytes` are kept; beyond that arbitrary entries are evicted.
+/// Coherence: a publish here invalidates the app at once; the store's change feed (other replicas' publishes,
+/// or "everything is stale" after the feed was lost) invalidates through the same API. While the store is
+/// unreachable, cached looks are still served; a miss throws StoreError (503).
 final class LookService: Sendable {
-    /// One cached SDK fetch response.
-    struct CachedLook: Sendable {
-        var version: Int
-        var body: [UInt8]
-        /// Strong ETag: `"v<version>-<16 hex digits of FNV-1a-64 over body>"`. Equal bytes, equal tag.
-        var etag: String
-    }
-
-    private struct CacheKey: Hashable {
-        var appKey: String
-        var locale: LocaleTag
-    }
-
-    private struct Cache {
-        var entries: [CacheKey: CachedLook] = [:]
-        var floors: [String: Int] = [:]
-        /// Bytes of cached bodies plus a fixed per-entry overhead estimate.
-        var bytes = 0
-
-        mutating func remove(_ key: CacheKey) {
-            if let old = entries.removeValue(forKey: key) { bytes -= Cache.cost(key, old) }
-        }
-
-        static func cost(_ key: CacheKey, _ look: CachedLook) -> Int { look.body.count + key.appKey.utf8.count + 160 }
-    }
-
-    let store: LookStore
+    let store: any LookStore
     /// One palette memo for the process: the previews and resolves a daemon answers repeat the same few accents.
     private let resolver = Resolver(paletteCache: PaletteCache())
     private let metrics: Metrics
-    private let limits: Limits
-    private let cache = Mutex(Cache())
+    let cache: LookCache
     private let localizer: Localizer
 
-    init(store: LookStore, metrics: Metrics, limits: Limits, localizer: Localizer) {
+    /// Builds the service and subscribes the cache to the store's change feed.
+    init(store: any LookStore, metrics: Metrics, limits: Limits, localizer: Localizer) {
         self.store = store
         self.localizer = localizer
         self.metrics = metrics
-        self.limits = limits
+        let cache = LookCache(capacityBytes: limits.cacheBytes)
+        self.cache = cache
+        store.watchChanges { change in
+            switch change {
+            case .app(let appKey): cache.invalidate(appKey: appKey)
+            case .all: cache.invalidateAll()
+            }
+        }
     }
 
     /// The SDK fetch response for `appKey` (already validated) in `locale`. Throws 404 `app_unknown`
     /// when the app was never published, StoreError when the store fails.
     func fetch(appKey: String, locale: LocaleTag) throws -> CachedLook {
-        let cacheKey = CacheKey(appKey: appKey, locale: locale)
-        if let hit = cache.withLock({ $0.entries[cacheKey] }) {
+        if let hit = cache.look(appKey: appKey, locale: locale) {
             metrics.cacheHits.add(1, ordering: .relaxed)
             return hit
         }
         metrics.cacheMisses.add(1, ordering: .relaxed)
-        guard let stored = try store.current(appKey: appKey) else { throw HTTPError.appUnknown(appKey) }
-        let built = try build(appKey: appKey, locale: locale, stored)
-        let capacity = limits.cacheBytes
-        let cost = Cache.cost(cacheKey, built)
-        cache.withLock { cache in
-            guard built.version >= cache.floors[appKey, default: 0], cost <= capacity else { return }
-            cache.remove(cacheKey)
-            while cache.bytes + cost > capacity, let victim = cache.entries.first?.key {
-                cache.remove(victim)
-            }
-            cache.entries[cacheKey] = built
-            cache.bytes += cost
+        let ticket = cache.ticket(appKey: appKey)
+        let shared: SharedLook
+        if let cached = cache.shared(appKey: appKey) {
+            shared = cached
+        } else {
+            guard let stored = try store.current(appKey: appKey) else { throw HTTPError.appUnknown(appKey) }
+            shared = try share(stored)
+            cache.keep(shared, appKey: appKey, ticket: ticket)
         }
+        let built = build(appKey: appKey, locale: locale, shared)
+        cache.keep(built, appKey: appKey, locale: locale, ticket: ticket)
         return built
     }
 
@@ -83,10 +60,7 @@ final class LookService: Sendable {
         let text = try canonicalJSON(layer)
         let stored = try store.publish(appKey: appKey, layer: text, expected: expected, rolledBackFrom: rolledBackFrom)
         metrics.publishes.add(1, ordering: .relaxed)
-        cache.withLock { cache in
-            for locale in LocaleTag.all { cache.remove(CacheKey(appKey: appKey, locale: locale)) }
-            cache.floors[appKey] = max(cache.floors[appKey, default: 0], stored.version)
-        }
+        cache.invalidate(appKey: appKey, atLeast: stored.version)
         return stored
     }
 
@@ -118,15 +92,22 @@ final class LookService: Sendable {
         return try JSONDecoder().decode(JSONValue.self, from: Data(stored.layer.utf8))
     }
 
+    /// The part of a response every language shares: the layer decoded and resolved, the look encoded.
+    private func share(_ stored: StoredVersion) throws -> SharedLook {
+        let layer = try JSONDecoder().decode(JSONValue.self, from: Data(stored.layer.utf8))
+        let resolved = resolver.resolve(LookLayers(dashboard: layer))
+        return SharedLook(version: stored.version, layer: stored.layer, publishedAt: stored.publishedAt, resolved: resolved,
+                          lookJSON: Array(resolved.jsonData()))
+    }
+
     /// `{"appKey","dashboard","direction","locale","look","publishedAt","texts","version"}` — keys
     /// sorted, the look's own bytes embedded as the resolver encoded them (so equal looks give equal
     /// bytes). `texts` holds the look's texts in `locale`: the reply expectation and each topic's label
     /// and prefill — the team's own translation when it has one for the locale's fallback chain, the
     /// catalog's message for built-in texts.
-    private func build(appKey: String, locale: LocaleTag, _ stored: StoredVersion) throws -> CachedLook {
-        let layer = try JSONDecoder().decode(JSONValue.self, from: Data(stored.layer.utf8))
-        let resolved = resolver.resolve(LookLayers(dashboard: layer))
-        let look = resolved.jsonData()
+    private func build(appKey: String, locale: LocaleTag, _ shared: SharedLook) -> CachedLook {
+        let resolved = shared.resolved
+        let look = shared.lookJSON
         let chain = localizer.fallbackChain(for: locale).map(\.identifier)
         func localized(_ text: LocalizedText) -> String {
             if case .catalog(let key, let english) = text {
@@ -141,13 +122,13 @@ final class LookService: Sendable {
         }.joined(separator: ",")
         texts += "]}"
         var body: [UInt8] = []
-        body.reserveCapacity(stored.layer.utf8.count + look.count + texts.utf8.count + 200)
+        body.reserveCapacity(shared.layer.utf8.count + look.count + texts.utf8.count + 200)
         body += Array("{\"appKey\":\(jsonString(appKey)),\"dashboard\":".utf8)
-        body += Array(stored.layer.utf8)
+        body += Array(shared.layer.utf8)
         body += Array(",\"direction\":\"\(Localizer.direction(of: locale).rawValue)\",\"locale\":\(jsonString(locale.identifier)),\"look\":".utf8)
-        body += Array(look)
-        body += Array(",\"publishedAt\":\(jsonString(stored.publishedAt)),\"texts\":\(texts),\"version\":\(stored.version)}".utf8)
-        return CachedLook(version: stored.version, body: body, etag: "\"v\(stored.version)-\(fnv1a64Hex(body))\"")
+        body += look
+        body += Array(",\"publishedAt\":\(jsonString(shared.publishedAt)),\"texts\":\(texts),\"version\":\(shared.version)}".utf8)
+        return CachedLook(version: shared.version, body: body, etag: "\"v\(shared.version)-\(fnv1a64Hex(body))\"")
     }
 }
 
