@@ -11,13 +11,21 @@ struct lookd_pq_result;
 static PGconn *conn_of(const lookd_pq_conn *conn) { return (PGconn *)conn; }
 static PGresult *result_of(const lookd_pq_result *result) { return (PGresult *)result; }
 
+// Server notices (e.g. "relation already exists, skipping") are not errors: lookd does not print them.
+static void ignore_notice(void *context, const char *message) {
+  (void)context;
+  (void)message;
+}
+
 lookd_pq_conn *lookd_pq_connect(const char *uri, int connect_timeout_seconds) {
   char timeout[16];
   snprintf(timeout, sizeof timeout, "%d", connect_timeout_seconds);
   // Earlier keywords are overridden by what the expanded URI (dbname) sets.
   const char *const keywords[] = {"connect_timeout", "application_name", "dbname", NULL};
   const char *const values[] = {timeout, "lookd", uri, NULL};
-  return (lookd_pq_conn *)PQconnectdbParams(keywords, values, 1);
+  PGconn *conn = PQconnectdbParams(keywords, values, 1);
+  if (conn) PQsetNoticeProcessor(conn, ignore_notice, NULL);
+  return (lookd_pq_conn *)conn;
 }
 
 void lookd_pq_finish(lookd_pq_conn *conn) {

@@ -24,7 +24,8 @@ final class PostgresConnection: @unchecked Sendable {
         self.secrets = secrets.filter { !$0.isEmpty }
         handle = lookd_pq_connect(uri, timeoutSeconds)
         guard lookd_pq_is_ok(handle) != 0 else {
-            let message = String(cString: lookd_pq_error_message(handle))
+            let message = String(cString: lookd_pq_error_message(handle)).split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
             close()
             throw StoreError(sqlstate: Self.connectionFailure, message: Self.scrub(message, self.secrets))
         }

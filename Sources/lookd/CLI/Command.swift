@@ -26,6 +26,7 @@ enum CommandLineTool {
         PreviewCommand.self,
         LintCommand.self,
         ServeCommand.self,
+        StoreCommand.self,
         KeygenCommand.self,
     ]
 
