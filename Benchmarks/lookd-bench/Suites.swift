@@ -10,4 +10,5 @@ let benchmarkSuites: [BenchmarkSuite] = [
     stringsSuite,
     lintSuite,
     httpSuite,
+    storeSuite,
 ]
