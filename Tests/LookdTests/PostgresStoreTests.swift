@@ -230,3 +230,39 @@ struct PostgresStoreTests {
         #expect(!badErrors.contains(Self.password))
     }
 }
+
+extension PostgresStoreTests {
+    @Test func aPublishBlockedByAnotherSessionsLockAnswers503AtTheTimeoutThenSucceeds() throws {
+        let logs = try TemporaryDirectory()
+        let (uri, replicas) = try Self.replicas(1, logs: logs, extra: ["--store-busy-timeout", "300"])
+        let replica = replicas[0]
+        let key = try newAppKey()
+        #expect(try Self.publish(replica, key, after: 0, name: "v1").status == 201)
+
+        // Another session holds the app's row lock, as a stuck maintenance transaction would.
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        psql.arguments = ["-q", "-v", "ON_ERROR_STOP=1", uri]
+        let input = Pipe(), output = Pipe()
+        psql.standardInput = input
+        psql.standardOutput = output
+        psql.standardError = FileHandle.nullDevice
+        try psql.run()
+        input.fileHandleForWriting.write(Data("BEGIN;\nSELECT 1 FROM apps WHERE app_key = '\(key)' FOR UPDATE;\n\\echo locked\n".utf8))
+        var printed = ""
+        while !printed.contains("locked") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(printed.contains("locked"))
+        let blocked = try Self.publish(replica, key, after: 1, name: "blocked")
+        #expect(blocked.status == 503, "a publish waiting on the lock past --store-busy-timeout answers 503")
+        #expect(blocked.header("Retry-After") != nil)
+        #expect(try replica.get("/v1/apps/\(key)/look").status == 200)   // reads do not wait for the lock
+        input.fileHandleForWriting.write(Data("ROLLBACK;\n".utf8))
+        try input.fileHandleForWriting.close()
+        psql.waitUntilExit()
+        #expect(try Self.publish(replica, key, after: 1, name: "v2").status == 200)
+    }
+}
