@@ -43,10 +43,10 @@ final class PostgresListener: Sendable {
         thread.start()
     }
 
-    /// Stops the thread (within about 200 ms) and closes its connection.
+    /// Stops the thread (within about 200 ms) and closes its connection. Idempotent.
     func stop() {
         stopped.store(true, ordering: .relaxed)
-        if running.load(ordering: .relaxed) { _ = finished.wait(timeout: .now() + 3) }
+        if running.exchange(false, ordering: .relaxed) { _ = finished.wait(timeout: .now() + 3) }
     }
 
     private func run(_ handler: @Sendable (StoreChange) -> Void) {
