@@ -46,8 +46,11 @@ let package = Package(
         // The only code that includes <sqlite3.h>.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
+        // The only code that includes <libpq-fe.h> (PostgreSQL's client, libpq-dev): opaque connections and results.
+        .target(name: "CLibPQ", cSettings: [.unsafeFlags(["-I/usr/include/postgresql"])], linkerSettings: [.linkedLibrary("pq")]),
+
         // The daemon as a library: HTTP (server, limits, errors at the edge) → routes → services → stores.
-        .target(name: "LookdServer", dependencies: ["StableJSON", "LookResolver", "Strings", "StringsLint", "HTTPEngine", "CSQLite"]),
+        .target(name: "LookdServer", dependencies: ["StableJSON", "LookResolver", "Strings", "StringsLint", "HTTPEngine", "CSQLite", "CLibPQ"]),
 
         // The CLI: argument parsing and commands, nothing else.
         .executableTarget(name: "lookd", dependencies: ["LookdServer", "StableJSON", "LookResolver", "Strings", "StringsLint", "StringsFormats"]),

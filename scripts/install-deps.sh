@@ -4,6 +4,9 @@ set -euo pipefail
 need_apt=()
 pkg-config --exists icu-uc icu-i18n 2>/dev/null || need_apt+=(libicu-dev)
 pkg-config --exists sqlite3 2>/dev/null || need_apt+=(libsqlite3-dev)
+pkg-config --exists libpq 2>/dev/null || need_apt+=(libpq-dev)
+# The PostgreSQL server, for the tests' throw-away cluster (scripts/postgres-cluster.sh) and the store bench.
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need_apt+=(postgresql)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 # A package counts only when fully installed: `dpkg -s` also succeeds for one removed with its config kept.
 installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }

@@ -11,4 +11,5 @@ let benchmarkSuites: [BenchmarkSuite] = [
     lintSuite,
     stringCatalogLintSuite,
     httpSuite,
+    storeSuite,
 ]

@@ -7,10 +7,18 @@ public struct DaemonConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The TCP port; 0 picks a free one (read the bound port from `Daemon.start()`).
     public var port: UInt16 = 8080
-    /// The SQLite store's directory (created if missing).
-    public var dataDirectory = "./.lookd"
-    /// How long a store write waits for a lock held by another connection before answering 503, in milliseconds.
+    /// Where the looks are stored: `sqlite:DIR` or `postgresql://…` (`StoreLocation.parse`).
+    public var store = "sqlite:./.lookd"
+    /// The SQLite store's directory: a shorthand that sets `store` to `sqlite:DIR` (nil when `store` is not SQLite).
+    public var dataDirectory: String? {
+        get { if case .sqlite(let directory)? = try? StoreLocation.parse(store) { directory } else { nil } }
+        set { if let newValue { store = "sqlite:" + newValue } }
+    }
+    /// SQLite: how long a store write waits for a lock held by another connection; PostgreSQL: every
+    /// statement's timeout. Milliseconds; past it the request answers 503.
     public var storeBusyTimeoutMilliseconds: Int32 = 5000
+    /// PostgreSQL: most pooled connections (1–1000), beside the listener's.
+    public var storeConnections = 8
     /// A file holding the admin bearer token; nil reads `LOOKD_ADMIN_TOKEN` from `environment`.
     public var adminTokenFile: String?
     /// The environment the token may come from.
@@ -31,21 +39,22 @@ public final class Daemon: Sendable {
     private let configuration: DaemonConfiguration
 
     /// Opens the store and builds the services. Throws `ConfigurationError` when a setting cannot be used
-    /// (the store's directory, the token file, the access log).
+    /// (the store's location or database, the token file, the access log); its message never shows a password.
     public init(configuration: DaemonConfiguration, localizer: Localizer) throws {
         let auth = try AdminAuth.load(file: configuration.adminTokenFile, environment: configuration.environment)
         let accessLog = try AccessLog(destination: configuration.accessLog)
-        let store: LookStore
-        do {
-            store = try LookStore(directory: configuration.dataDirectory, busyTimeoutMilliseconds: configuration.storeBusyTimeoutMilliseconds)
-        } catch let error as StoreError {
-            throw ConfigurationError("cannot open the store in \(configuration.dataDirectory): \(error)")
-        }
         let metrics = Metrics()
+        var options = StoreLocation.Options()
+        options.timeoutMilliseconds = Int(configuration.storeBusyTimeoutMilliseconds)
+        options.connections = configuration.storeConnections
+        let store = try StoreLocation.parse(configuration.store).open(options, statistics: metrics.store)
         services = AppServices(store: store, metrics: metrics, limits: configuration.limits, auth: auth, localizer: localizer)
         server = Server(router: Routes.router(services), limits: configuration.limits, metrics: metrics, accessLog: accessLog)
         self.configuration = configuration
     }
+
+    /// The store's location for logs, password redacted.
+    public var storeLocation: String { services.store.displayLocation }
 
     /// Whether admin routes are served (a token is configured); without one they answer 403.
     public var adminEnabled: Bool { services.auth.isConfigured }

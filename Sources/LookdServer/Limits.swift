@@ -40,8 +40,8 @@ public struct Limits: Sendable {
     public var workerThreads = 0
     /// Slow requests that may wait for a worker (default 256). Beyond it: 503 `overloaded` with Retry-After.
     public var workerQueue = 256
-    /// Most bytes of cached look responses (one per app and locale, ~1–3 KB each) kept in memory
-    /// (`--cache-bytes`, default 8 MiB, about 3,000 responses). Beyond it, arbitrary entries are evicted.
+    /// Most bytes of cached looks kept in memory (`--cache-bytes`, default 8 MiB): one response per app and
+    /// locale (~1–3 KB each) plus each app's resolved look once. Beyond it, the least recently read go (CLOCK).
     public var cacheBytes = 8 << 20
 
     public init() {}

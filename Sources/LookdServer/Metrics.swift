@@ -22,6 +22,8 @@ final class Metrics: Sendable {
     let openConnections = Atomic<Int>(0)
     let inflightRequests = Atomic<Int>(0)
     let publishes = Atomic<UInt64>(0)
+    /// The store's latency, pool use, notifications and reconnects (rendered after the counters above).
+    let store = StoreStatistics()
 
     /// The `method` label's values: the methods lookd's routes use and the other common ones; any other method
     /// (including a malformed one) is counted as `other`, so clients cannot add series or break the page.
@@ -71,6 +73,7 @@ final class Metrics: Sendable {
         out += gauge("lookd_publishes_total", "counter", "Looks published or rolled back (committed).", publishes.load(ordering: .relaxed))
         out += gauge("lookd_open_connections", "gauge", "Connections currently open.", openConnections.load(ordering: .relaxed))
         out += gauge("lookd_inflight_requests", "gauge", "Requests being read or answered.", inflightRequests.load(ordering: .relaxed))
+        out += store.render()
         return out
     }
 

@@ -199,6 +199,16 @@ public struct JSONWriter {
         appendStatic("null")
     }
 
+    /// Writes `bytes` unchanged as the next value: one complete JSON value that this writer produced earlier
+    /// (stored canonical JSON, an encoded look), embedded without reading it again. The caller guarantees the
+    /// bytes are exactly one valid value in this writer's layout; nothing is checked.
+    public mutating func raw<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        separate()
+        if bytes.withContiguousStorageIfAvailable({ buffer.append($0) }) == nil {
+            Array(bytes).withUnsafeBufferPointer { buffer.append($0) }
+        }
+    }
+
     /// `key(name)` then `string(text)`.
     @inlinable
     public mutating func member(_ name: String, _ text: String) {

@@ -49,15 +49,17 @@ final class Daemon: @unchecked Sendable {
     let stderrPath: String
     let dataDirectory: String
 
-    /// Starts lookd with its data in `data` and, unless `token` is nil, an admin token file.
-    init(data: String, token: String? = adminToken, arguments extra: [String] = []) throws {
+    /// Starts lookd with its data in `data` (or, given `store`, with `--store store`; logs stay beside `data`)
+    /// and, unless `token` is nil, an admin token file.
+    init(data: String, store: String? = nil, token: String? = adminToken, arguments extra: [String] = []) throws {
         dataDirectory = data
         let logs = data + "-logs"
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
         stderrPath = logs + "/stderr-\(UUID().uuidString).log"
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         _ = FileManager.default.createFile(atPath: logs + "/access.log", contents: nil)
-        var arguments = ["serve", "--listen", "127.0.0.1:0", "--data", data, "--access-log", logs + "/access.log", "--threads", "2"]
+        var arguments = ["serve", "--listen", "127.0.0.1:0"] + (store.map { ["--store", $0] } ?? ["--data", data])
+            + ["--access-log", logs + "/access.log", "--threads", "2"]
         if let token {
             let tokenFile = logs + "/token"
             try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: tokenFile))

@@ -23,7 +23,7 @@ final class InProcessApp: @unchecked Sendable {
     /// An app with an empty store (in `directory`/data) and, unless `token` is nil, the test admin token.
     init(token: String? = adminToken, limits: Limits = Limits(), storeBusyTimeoutMilliseconds: Int32 = 5000) throws {
         directory = try TemporaryDirectory()
-        let store = try LookStore(directory: directory.path + "/data", busyTimeoutMilliseconds: storeBusyTimeoutMilliseconds)
+        let store = try SQLiteLookStore(directory: directory.path + "/data", busyTimeoutMilliseconds: storeBusyTimeoutMilliseconds)
         services = AppServices(store: store, metrics: Metrics(), limits: limits, auth: AdminAuth(token: token), localizer: Self.localizer)
         router = Routes.router(services)
     }

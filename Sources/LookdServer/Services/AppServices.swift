@@ -2,7 +2,7 @@ import Strings
 
 /// The services the route handlers share: built once by `lookd serve`, immutable afterwards.
 final class AppServices: Sendable {
-    let store: LookStore
+    let store: any LookStore
     let metrics: Metrics
     let limits: Limits
     let auth: AdminAuth
@@ -10,7 +10,7 @@ final class AppServices: Sendable {
     let strings: StringsService
     let lint: LintService
 
-    init(store: LookStore, metrics: Metrics, limits: Limits, auth: AdminAuth, localizer: Localizer) {
+    init(store: any LookStore, metrics: Metrics, limits: Limits, auth: AdminAuth, localizer: Localizer) {
         self.store = store
         self.strings = StringsService(localizer: localizer)
         self.looks = LookService(store: store, metrics: metrics, limits: limits, localizer: localizer)

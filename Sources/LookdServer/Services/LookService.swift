@@ -3,77 +3,41 @@ import StableJSON
 import Strings
 import Synchronization
 
-/// The app-look service: publishes dashboard layers to the store and answers the SDK's fetch from a
-/// warm in-memory cache of the exact response bytes and their ETag.
+/// The app-look service: publishes dashboard layers to the store and answers the SDK's fetch from the
+/// `LookCache` (the exact response per app and language, the resolved look once per app).
 ///
-/// Cache: (app key, locale) → the response for the app's current version. Filled on a miss from the store,
-/// dropped for an app when it publishes. A fill that read an older version than one published since
-/// (a fetch racing a publish) is not kept: each app's last published version is remembered as a
-/// floor. At most `Limits.cacheBytes` are kept; beyond that arbitrary entries are evicted.
+/// Coherence: a publish here invalidates the app at once; the store's change feed (other replicas' publishes,
+/// or "everything is stale" after the feed was lost) invalidates through the same API. While the store is
+/// unreachable, cached looks are still served; a miss throws StoreError (503).
 final class LookService: Sendable {
-    /// One cached SDK fetch response.
-    struct CachedLook: Sendable {
-        var version: Int
-        var body: [UInt8]
-        /// Strong ETag: `"v<version>-<16 hex digits of FNV-1a-64 over body>"`. Equal bytes, equal tag.
-        var etag: String
-        /// The 200 and the 304 as wire bytes built once per fill: a cache hit is written without building anything.
-        var ok: PreparedResponse
-        var notModified: PreparedResponse
-
-        init(version: Int, body: [UInt8], etag: String, locale: LocaleTag) {
-            self.version = version
-            self.body = body
-            self.etag = etag
-            let headers: [(name: String, value: String)] = [
-                ("ETag", etag), ("Content-Language", locale.identifier), ("Vary", "Accept-Language"),
-                // A CDN may serve it for 30 s and revalidate in the background for 60 s more; a
-                // publish is therefore visible everywhere within 90 s.
-                ("Cache-Control", "public, max-age=30, stale-while-revalidate=60"),
-            ]
-            ok = PreparedResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")] + headers, body: body)
-            notModified = PreparedResponse(status: 304, headers: headers, body: [])
-        }
-    }
-
-    private struct CacheKey: Hashable {
-        var appKey: String
-        var locale: LocaleTag
-    }
-
-    private struct Cache {
-        var entries: [CacheKey: CachedLook] = [:]
-        var floors: [String: Int] = [:]
-        /// Bytes of cached bodies plus a fixed per-entry overhead estimate.
-        var bytes = 0
-
-        mutating func remove(_ key: CacheKey) {
-            if let old = entries.removeValue(forKey: key) { bytes -= Cache.cost(key, old) }
-        }
-
-        /// The body twice (the Swift bytes and the prepared wire bytes) plus heads and bookkeeping.
-        static func cost(_ key: CacheKey, _ look: CachedLook) -> Int { 2 * look.body.count + key.appKey.utf8.count + 600 }
-    }
-
-    let store: LookStore
+    let store: any LookStore
     /// One palette memo for the process: the previews and resolves a daemon answers repeat the same few accents.
     private let resolver = Resolver(paletteCache: PaletteCache())
     private let metrics: Metrics
     private let limits: Limits
-    private let cache = Mutex(Cache())
+    let cache: LookCache
     private let localizer: Localizer
 
-    init(store: LookStore, metrics: Metrics, limits: Limits, localizer: Localizer) {
+    /// Builds the service and subscribes the cache to the store's change feed.
+    init(store: any LookStore, metrics: Metrics, limits: Limits, localizer: Localizer) {
         self.store = store
         self.localizer = localizer
         self.metrics = metrics
         self.limits = limits
+        let cache = LookCache(capacityBytes: limits.cacheBytes)
+        self.cache = cache
+        store.watchChanges { change in
+            switch change {
+            case .app(let appKey): cache.invalidate(appKey: appKey)
+            case .all: cache.invalidateAll()
+            }
+        }
     }
 
     /// The cached SDK fetch response for `appKey` in `locale`, or nil when it is not cached (never reads the store:
     /// what the event loop may call; a miss is fetched on a worker).
     func cached(appKey: String, locale: LocaleTag) -> CachedLook? {
-        guard let hit = cache.withLock({ $0.entries[CacheKey(appKey: appKey, locale: locale)] }) else { return nil }
+        guard let hit = cache.look(appKey: appKey, locale: locale) else { return nil }
         metrics.cacheHits.add(1, ordering: .relaxed)
         return hit
     }
@@ -81,25 +45,19 @@ final class LookService: Sendable {
     /// The SDK fetch response for `appKey` (already validated) in `locale`. Throws `LookServiceError.appUnknown`
     /// when the app was never published, StoreError when the store fails.
     func fetch(appKey: String, locale: LocaleTag) throws -> CachedLook {
-        let cacheKey = CacheKey(appKey: appKey, locale: locale)
-        if let hit = cache.withLock({ $0.entries[cacheKey] }) {
-            metrics.cacheHits.add(1, ordering: .relaxed)
-            return hit
-        }
+        if let hit = cached(appKey: appKey, locale: locale) { return hit }
         metrics.cacheMisses.add(1, ordering: .relaxed)
-        guard let stored = try store.current(appKey: appKey) else { throw LookServiceError.appUnknown }
-        let built = try build(appKey: appKey, locale: locale, stored)
-        let capacity = limits.cacheBytes
-        let cost = Cache.cost(cacheKey, built)
-        cache.withLock { cache in
-            guard built.version >= cache.floors[appKey, default: 0], cost <= capacity else { return }
-            cache.remove(cacheKey)
-            while cache.bytes + cost > capacity, let victim = cache.entries.first?.key {
-                cache.remove(victim)
-            }
-            cache.entries[cacheKey] = built
-            cache.bytes += cost
+        let ticket = cache.ticket(appKey: appKey)
+        let shared: SharedLook
+        if let cached = cache.shared(appKey: appKey) {
+            shared = cached
+        } else {
+            guard let stored = try store.current(appKey: appKey) else { throw LookServiceError.appUnknown }
+            shared = try share(stored)
+            cache.keep(shared, appKey: appKey, ticket: ticket)
         }
+        let built = build(appKey: appKey, locale: locale, shared)
+        cache.keep(built, appKey: appKey, locale: locale, ticket: ticket)
         return built
     }
 
@@ -139,10 +97,7 @@ final class LookService: Sendable {
             throw Self.conflict(current: conflict.current)
         }
         metrics.publishes.add(1, ordering: .relaxed)
-        cache.withLock { cache in
-            for locale in LocaleTag.all { cache.remove(CacheKey(appKey: appKey, locale: locale)) }
-            cache.floors[appKey] = max(cache.floors[appKey, default: 0], stored.version)
-        }
+        cache.invalidate(appKey: appKey, atLeast: stored.version)
         return stored
     }
 
@@ -291,9 +246,16 @@ final class LookService: Sendable {
     /// bytes). `texts` holds the look's texts in `locale`: the reply expectation and each topic's label
     /// and prefill — the team's own translation when it has one for the locale's fallback chain, the
     /// catalog's message for built-in texts.
-    private func build(appKey: String, locale: LocaleTag, _ stored: StoredVersion) throws -> CachedLook {
+    /// The part of a response every language shares: the layer read and resolved, the look encoded.
+    private func share(_ stored: StoredVersion) throws -> SharedLook {
         let layer = try Self.stored(stored.layer)
         let resolved = resolver.resolve(LookLayers(dashboard: layer))
+        return SharedLook(version: stored.version, layer: stored.layer, publishedAt: stored.publishedAt, resolved: resolved,
+                          lookJSON: resolved.jsonBytes())
+    }
+
+    private func build(appKey: String, locale: LocaleTag, _ shared: SharedLook) -> CachedLook {
+        let resolved = shared.resolved
         let chain = localizer.fallbackChain(for: locale).map(\.identifier)
         func localized(_ text: LocalizedText) -> String {
             if case .catalog(let key, let english) = text {
@@ -301,16 +263,16 @@ final class LookService: Sendable {
             }
             return text.text(preferring: chain)
         }
-        var writer = JSONWriter(capacity: stored.layer.utf8.count + 4_096)
+        var writer = JSONWriter(capacity: shared.layer.utf8.count + shared.lookJSON.count + 1_024)
         writer.beginObject()
         writer.member("appKey", appKey)
         writer.key("dashboard")
-        writer.write(layer)
+        writer.raw(shared.layer.utf8)
         writer.member("direction", Localizer.direction(of: locale).rawValue)
         writer.member("locale", locale.identifier)
         writer.key("look")
-        resolved.write(to: &writer)
-        writer.member("publishedAt", stored.publishedAt)
+        writer.raw(shared.lookJSON)
+        writer.member("publishedAt", shared.publishedAt)
         writer.key("texts")
         writer.beginObject()
         writer.member("replyExpectation", localized(resolved.replyExpectation.value))
@@ -327,10 +289,10 @@ final class LookService: Sendable {
         writer.endArray()
         writer.endObject()
         writer.key("version")
-        writer.number(stored.version)
+        writer.number(shared.version)
         writer.endObject()
         let body = writer.bytes
-        return CachedLook(version: stored.version, body: body, etag: "\"v\(stored.version)-\(fnv1a64Hex(body))\"", locale: locale)
+        return CachedLook(version: shared.version, body: body, etag: "\"v\(shared.version)-\(fnv1a64Hex(body))\"", locale: locale)
     }
 }
 

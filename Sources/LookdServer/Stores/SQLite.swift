@@ -1,14 +1,6 @@
 import CSQLite
 import Foundation
 
-/// A failed SQLite call: the result code, SQLite's message, and what we were doing.
-/// Every store error is answered 503 `store_unavailable` with `Retry-After` — never a crash.
-struct StoreError: Error, CustomStringConvertible {
-    var code: Int32
-    var message: String
-    var description: String { "SQLite error \(code): \(message)" }
-}
-
 /// One SQLite connection. Not thread-safe: the store guards each with a Mutex.
 final class SQLiteConnection {
     private(set) var handle: OpaquePointer?

@@ -27,6 +27,7 @@ enum CommandLineTool {
         LintCommand.self,
         ExportCommand.self, ImportCommand.self,
         ServeCommand.self,
+        StoreCommand.self,
         KeygenCommand.self,
     ]
 

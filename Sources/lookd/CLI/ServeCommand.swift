@@ -8,9 +8,11 @@ enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "run the HTTP daemon (SDK fetch, dashboard publish, resolve)"
     static let usage = """
-        lookd serve [--listen 127.0.0.1:8080] [--data ./.lookd] [--admin-token-file FILE] [options]
+        lookd serve [--listen 127.0.0.1:8080] [--store sqlite:./.lookd | --store postgresql://…] [--admin-token-file FILE] [options]
           --listen HOST:PORT          numeric address to listen on; port 0 picks a free port (default 127.0.0.1:8080)
-          --data DIR                  the store's directory (default ./.lookd)
+          --store URL                 sqlite:DIR (one process) or a libpq URI postgresql://user@host:port/db?… shared by
+                                      any number of replicas; put the password in PGPASSWORD or ~/.pgpass (default sqlite:./.lookd)
+          --data DIR                  shorthand for --store sqlite:DIR
           --catalogs DIR              the locale catalogs (else $LOOKD_CATALOGS, else ./Resources/Localizations)
           --admin-token-file FILE     the admin bearer token (else LOOKD_ADMIN_TOKEN; none: admin routes answer 403)
           --access-log -|off|FILE     one JSON line per request (default -, standard output)
@@ -27,7 +29,8 @@ enum ServeCommand: Command {
           --idle-timeout SECONDS      close idle connections after this (default 15)
           --threads N                 event loop threads (default: number of CPUs)
           --cache-bytes BYTES         memory for cached look responses, one per app and locale (default 8388608)
-          --store-busy-timeout MS     how long a store write waits for a lock before answering 503 (default 5000)
+          --store-busy-timeout MS     SQLite: how long a write waits for a lock; PostgreSQL: each statement's timeout (default 5000)
+          --store-connections N       PostgreSQL: most pooled connections, beside the listener's own (default 8)
           --shutdown-grace SECONDS    how long in-flight requests may take after SIGTERM (default 5)
         """
 
@@ -35,6 +38,7 @@ enum ServeCommand: Command {
         "listen", "data", "admin-token-file", "access-log", "max-body", "max-json-depth", "max-string-bytes", "max-topics",
         "max-header-bytes", "max-uri-bytes", "max-connections", "max-connections-per-ip", "idle-timeout", "threads",
         "cache-bytes", "max-lint-body", "max-lint-locales", "shutdown-grace", "catalogs", "store-busy-timeout",
+        "store", "store-connections",
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -73,7 +77,15 @@ enum ServeCommand: Command {
         configuration.adminTokenFile = arguments.value("admin-token-file")
         configuration.environment = ProcessInfo.processInfo.environment
         configuration.accessLog = arguments.value("access-log") ?? "-"
-        configuration.dataDirectory = arguments.value("data") ?? "./.lookd"
+        switch (arguments.value("store"), arguments.value("data")) {
+        case (let store?, nil): configuration.store = store
+        case (nil, let directory?): configuration.store = "sqlite:" + directory
+        case (nil, nil): break
+        case (.some, .some): throw UsageError("give --store or --data, not both")
+        }
+        let connectionsText = arguments.value("store-connections") ?? "8"
+        guard let connections = Int(connectionsText), (1...1000).contains(connections) else { throw UsageError("--store-connections takes a number from 1 to 1000") }
+        configuration.storeConnections = connections
         let busyText = arguments.value("store-busy-timeout") ?? "5000"
         guard let busy = Int32(busyText), (0...600_000).contains(busy) else { throw UsageError("--store-busy-timeout takes milliseconds from 0 to 600000") }
         configuration.storeBusyTimeoutMilliseconds = busy
@@ -81,7 +93,7 @@ enum ServeCommand: Command {
         let daemon = try Daemon(configuration: configuration, localizer: localizer)
         let bound = try daemon.start()
         let shown = host.contains(":") ? "[\(host)]" : host
-        Console.error("lookd: listening on http://\(shown):\(bound) (data \(configuration.dataDirectory); admin API \(daemon.adminEnabled ? "on" : "off: no token"))")
+        Console.error("lookd: listening on http://\(shown):\(bound) (store \(daemon.storeLocation); admin API \(daemon.adminEnabled ? "on" : "off: no token"))")
 
         let received = StopSignals.waitForStop { Console.error($0) }
         Console.error("lookd: signal \(received): stopping (grace \(graceText) s)")

@@ -1,0 +1,226 @@
+import LookResolver
+import Strings
+import Synchronization
+
+/// One cached SDK fetch response: the exact body bytes and their ETag for one app version and language, and the
+/// 200 and 304 as wire bytes built once per fill, so that a cache hit is written without building anything. (The
+/// one place a service holds HTTP bytes: the hot path's speed depends on it; docs/design.md.)
+struct CachedLook: Sendable {
+    var version: Int
+    var body: [UInt8]
+    /// Strong ETag: `"v<version>-<16 hex digits of FNV-1a-64 over body>"`. Equal bytes, equal tag.
+    var etag: String
+    var ok: PreparedResponse
+    var notModified: PreparedResponse
+
+    init(version: Int, body: [UInt8], etag: String, locale: LocaleTag) {
+        self.version = version
+        self.body = body
+        self.etag = etag
+        let headers: [(name: String, value: String)] = [
+            ("ETag", etag), ("Content-Language", locale.identifier), ("Vary", "Accept-Language"),
+            // A CDN may serve it for 30 s and revalidate in the background for 60 s more; a
+            // publish is therefore visible everywhere within 90 s.
+            ("Cache-Control", "public, max-age=30, stale-while-revalidate=60"),
+        ]
+        ok = PreparedResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")] + headers, body: body)
+        notModified = PreparedResponse(status: 304, headers: headers, body: [])
+    }
+}
+
+/// What every language of one app version shares: the stored layer, the resolved look and its encoded JSON.
+/// Built once per app version (decoding, resolving and encoding are the expensive part of a miss).
+struct SharedLook: Sendable {
+    var version: Int
+    /// The dashboard layer as stored (canonical JSON text).
+    var layer: String
+    var publishedAt: String
+    var resolved: ResolvedLook
+    /// `resolved.jsonData()`: the look's stable JSON bytes.
+    var lookJSON: [UInt8]
+}
+
+/// The look cache: per app, the `SharedLook` stored once, and per (app, language) only the `CachedLook`
+/// built from it — so an app's memory grows by one response per language served, not by the whole look.
+///
+/// Bounded: at most `capacityBytes` (bodies, layers and encoded looks plus a fixed overhead per entry);
+/// beyond it, entries are evicted by CLOCK (second chance: an entry read since the hand last passed
+/// survives one more turn), so hot looks stay while cold ones go.
+///
+/// Coherence: `invalidate(appKey:)` drops one app (a publish here, or a notification from another replica),
+/// `invalidateAll()` drops everything (the change feed was lost). A fill takes a `FillTicket` before reading
+/// the store and is kept only if no invalidation of its app (or of everything) happened since, and its version
+/// is not below the app's known floor — so a fetch that raced a publish never leaves an old look behind.
+/// Thread-safe: one short lock per operation.
+final class LookCache: Sendable {
+    /// Taken before reading the store for a fill; see the type's note.
+    struct FillTicket: Sendable {
+        fileprivate var epoch: Int
+        fileprivate var appEpoch: Int
+    }
+
+    private enum Key: Hashable {
+        case shared(String)
+        case language(String, LocaleTag)
+    }
+
+    private enum Value {
+        case shared(SharedLook)
+        case language(CachedLook)
+    }
+
+    private struct Slot {
+        var key: Key
+        var value: Value
+        var cost: Int
+        var referenced: Bool
+    }
+
+    private struct State {
+        var index: [Key: Int] = [:]
+        var slots: [Slot?] = []
+        var free: [Int] = []
+        var hand = 0
+        var bytes = 0
+        var epoch = 0
+        var appEpochs: [String: Int] = [:]
+        var floors: [String: Int] = [:]
+
+        mutating func remove(_ key: Key) {
+            guard let position = index.removeValue(forKey: key), let slot = slots[position] else { return }
+            bytes -= slot.cost
+            slots[position] = nil
+            free.append(position)
+        }
+
+        /// Evicts the first entry the CLOCK hand finds unreferenced (clearing the bits it passes).
+        mutating func evictOne() {
+            guard !index.isEmpty else { return }
+            while true {
+                if hand >= slots.count { hand = 0 }
+                if let slot = slots[hand] {
+                    if slot.referenced {
+                        slots[hand]?.referenced = false
+                    } else {
+                        remove(slot.key)
+                        hand += 1
+                        return
+                    }
+                }
+                hand += 1
+            }
+        }
+
+        mutating func insert(_ key: Key, _ value: Value, cost: Int, capacity: Int) {
+            remove(key)
+            while bytes + cost > capacity, !index.isEmpty { evictOne() }
+            let slot = Slot(key: key, value: value, cost: cost, referenced: false)
+            if let position = free.popLast() {
+                slots[position] = slot
+                index[key] = position
+            } else {
+                index[key] = slots.count
+                slots.append(slot)
+            }
+            bytes += cost
+        }
+
+        func accepts(_ ticket: FillTicket, appKey: String, version: Int) -> Bool {
+            ticket.epoch == epoch && ticket.appEpoch == appEpochs[appKey, default: 0] && version >= floors[appKey, default: 0]
+        }
+
+        mutating func read(_ key: Key) -> Value? {
+            guard let position = index[key] else { return nil }
+            slots[position]?.referenced = true
+            return slots[position]?.value
+        }
+    }
+
+    /// Fixed bookkeeping estimate per entry, in bytes.
+    static let entryOverhead = 160
+
+    /// What one language's entry counts against the capacity: the body twice (the Swift bytes and the prepared 200's
+    /// wire bytes), the two prepared heads (about 300 bytes each), the tag, the key and the bookkeeping.
+    static func cost(of look: CachedLook, appKey: String) -> Int {
+        2 * look.body.count + 600 + look.etag.utf8.count + appKey.utf8.count + entryOverhead
+    }
+
+    /// The bound, in bytes (0: nothing is kept).
+    let capacityBytes: Int
+    private let state = Mutex(State())
+
+    init(capacityBytes: Int) {
+        self.capacityBytes = capacityBytes
+    }
+
+    /// The cached response for `appKey` in `locale`, or nil.
+    func look(appKey: String, locale: LocaleTag) -> CachedLook? {
+        state.withLock { state in
+            guard case .language(let look)? = state.read(.language(appKey, locale)) else { return nil }
+            return look
+        }
+    }
+
+    /// The app's shared part, or nil.
+    func shared(appKey: String) -> SharedLook? {
+        state.withLock { state in
+            guard case .shared(let shared)? = state.read(.shared(appKey)) else { return nil }
+            return shared
+        }
+    }
+
+    /// Take before reading the store for a fill.
+    func ticket(appKey: String) -> FillTicket {
+        state.withLock { FillTicket(epoch: $0.epoch, appEpoch: $0.appEpochs[appKey, default: 0]) }
+    }
+
+    /// Keeps a response, unless an invalidation happened since `ticket` or it is larger than the whole cache.
+    func keep(_ look: CachedLook, appKey: String, locale: LocaleTag, ticket: FillTicket) {
+        let cost = Self.cost(of: look, appKey: appKey)
+        guard cost <= capacityBytes else { return }
+        state.withLock { state in
+            guard state.accepts(ticket, appKey: appKey, version: look.version) else { return }
+            state.insert(.language(appKey, locale), .language(look), cost: cost, capacity: capacityBytes)
+        }
+    }
+
+    /// Keeps an app's shared part, under the same conditions as `keep`.
+    func keep(_ shared: SharedLook, appKey: String, ticket: FillTicket) {
+        // The resolved look in memory is about as large as its JSON.
+        let cost = shared.layer.utf8.count + 2 * shared.lookJSON.count + shared.publishedAt.utf8.count + appKey.utf8.count + Self.entryOverhead
+        guard cost <= capacityBytes else { return }
+        state.withLock { state in
+            guard state.accepts(ticket, appKey: appKey, version: shared.version) else { return }
+            state.insert(.shared(appKey), .shared(shared), cost: cost, capacity: capacityBytes)
+        }
+    }
+
+    /// Drops everything cached for `appKey`, and refuses fills in flight for it. `atLeast`: a version known
+    /// to be published (a local publish); fills of older versions are refused from now on.
+    func invalidate(appKey: String, atLeast version: Int? = nil) {
+        state.withLock { state in
+            state.appEpochs[appKey, default: 0] += 1
+            if let version { state.floors[appKey] = max(state.floors[appKey, default: 0], version) }
+            state.remove(.shared(appKey))
+            for locale in LocaleTag.all { state.remove(.language(appKey, locale)) }
+        }
+    }
+
+    /// Drops every cached look and refuses every fill in flight (the change feed was lost and is back).
+    func invalidateAll() {
+        state.withLock { state in
+            let epoch = state.epoch + 1
+            let appEpochs = state.appEpochs
+            let floors = state.floors
+            state = State()
+            state.epoch = epoch
+            state.appEpochs = appEpochs
+            state.floors = floors
+        }
+    }
+
+    /// Entries (shared parts and responses) and their bytes, for tests and metrics.
+    var usage: (entries: Int, bytes: Int) {
+        state.withLock { ($0.index.count, $0.bytes) }
+    }
+}

@@ -1,0 +1,82 @@
+@testable import LookdServer
+import LookResolver
+import Strings
+import Testing
+
+@Suite("Look cache: shared part once per app, CLOCK eviction, invalidation, fills racing publishes")
+struct LookCacheTests {
+    static let resolved = Resolver().resolve(LookLayers(dashboard: .object(["appName": .string("Ledgerly")])))
+
+    static func shared(version: Int = 1) -> SharedLook {
+        SharedLook(version: version, layer: "{\"appName\":\"Ledgerly\"}", publishedAt: "2026-12-01T10:00:00.000Z", resolved: resolved,
+                   lookJSON: Array(resolved.jsonData()))
+    }
+
+    static func look(version: Int = 1, bytes: Int = 100) -> CachedLook {
+        CachedLook(version: version, body: [UInt8](repeating: 0x7B, count: bytes), etag: "\"v\(version)-0123456789abcdef\"", locale: .english)
+    }
+
+    static func locale(_ identifier: String) throws -> LocaleTag {
+        try #require(LocaleTag.all.first { $0.identifier == identifier })
+    }
+
+    @Test func theSharedPartIsStoredOncePerAppNotOncePerLanguage() throws {
+        let cache = LookCache(capacityBytes: 1 << 20)
+        let ticket = cache.ticket(appKey: "a")
+        cache.keep(Self.shared(), appKey: "a", ticket: ticket)
+        let afterShared = cache.usage.bytes
+        for locale in LocaleTag.all { cache.keep(Self.look(), appKey: "a", locale: locale, ticket: ticket) }
+        let perLanguage = (cache.usage.bytes - afterShared) / LocaleTag.all.count
+        #expect(cache.usage.entries == LocaleTag.all.count + 1)
+        #expect(perLanguage < afterShared, "a language costs its own response only, less than the shared look")
+        #expect(cache.shared(appKey: "a")?.lookJSON == Array(Self.resolved.jsonData()))
+    }
+
+    @Test func evictionKeepsWhatWasReadSinceTheHandPassed() throws {
+        let (en, de, fr, ar) = (try Self.locale("en"), try Self.locale("de"), try Self.locale("fr"), try Self.locale("ar"))
+        let entry = LookCache.cost(of: Self.look(), appKey: "a")
+        let cache = LookCache(capacityBytes: 3 * entry)
+        let ticket = cache.ticket(appKey: "a")
+        for locale in [en, de, fr] { cache.keep(Self.look(), appKey: "a", locale: locale, ticket: ticket) }
+        #expect(cache.look(appKey: "a", locale: en) != nil)   // read: survives the next eviction
+        cache.keep(Self.look(), appKey: "a", locale: ar, ticket: ticket)
+        #expect(cache.usage.entries == 3)
+        #expect(cache.usage.bytes <= cache.capacityBytes)
+        #expect(cache.look(appKey: "a", locale: en) != nil)
+        #expect(cache.look(appKey: "a", locale: de) == nil)
+        #expect(cache.look(appKey: "a", locale: ar) != nil)
+    }
+
+    @Test func invalidationDropsOneAppAndRefusesFillsThatRacedIt() throws {
+        let de = try Self.locale("de")
+        let cache = LookCache(capacityBytes: 1 << 20)
+        for app in ["a", "b"] {
+            let ticket = cache.ticket(appKey: app)
+            cache.keep(Self.shared(), appKey: app, ticket: ticket)
+            cache.keep(Self.look(), appKey: app, locale: de, ticket: ticket)
+        }
+        let raced = cache.ticket(appKey: "a")   // a fetch read v1 from the store…
+        cache.invalidate(appKey: "a", atLeast: 2)   // …while v2 was published
+        #expect(cache.look(appKey: "a", locale: de) == nil)
+        #expect(cache.shared(appKey: "a") == nil)
+        #expect(cache.look(appKey: "b", locale: de) != nil)
+        cache.keep(Self.look(version: 1), appKey: "a", locale: de, ticket: raced)
+        #expect(cache.look(appKey: "a", locale: de) == nil, "a fill that raced a publish is not kept")
+        cache.keep(Self.look(version: 1), appKey: "a", locale: de, ticket: cache.ticket(appKey: "a"))
+        #expect(cache.look(appKey: "a", locale: de) == nil, "a version below the floor is not kept")
+        cache.keep(Self.look(version: 2), appKey: "a", locale: de, ticket: cache.ticket(appKey: "a"))
+        #expect(cache.look(appKey: "a", locale: de)?.version == 2)
+    }
+
+    @Test func invalidateAllDropsEverythingAndRefusesEveryFillInFlight() throws {
+        let de = try Self.locale("de")
+        let cache = LookCache(capacityBytes: 1 << 20)
+        let ticket = cache.ticket(appKey: "a")
+        cache.keep(Self.look(), appKey: "a", locale: de, ticket: ticket)
+        cache.keep(Self.look(), appKey: "b", locale: de, ticket: cache.ticket(appKey: "b"))
+        cache.invalidateAll()
+        #expect(cache.usage.entries == 0 && cache.usage.bytes == 0)
+        cache.keep(Self.look(), appKey: "a", locale: de, ticket: ticket)
+        #expect(cache.look(appKey: "a", locale: de) == nil)
+    }
+}
