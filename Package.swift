@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "LookResolver", targets: ["LookResolver"]),
         .library(name: "Strings", targets: ["Strings"]),
+        .library(name: "StringsLint", targets: ["StringsLint"]),
+        .library(name: "LookdServer", targets: ["LookdServer"]),
         .executable(name: "lookd", targets: ["lookd"]),
     ],
     targets: [
@@ -22,8 +24,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
 
-        // Catalogs, negotiation, fallback, plurals and MessageFormat, direction, lint. ICU only through CICU.
+        // The runtime: catalogs, negotiation, fallback, plurals and MessageFormat, direction. ICU only through CICU.
         .target(name: "Strings", dependencies: ["CICU"]),
+
+        // The translation linter and its reporters (text, JSON, GitHub, SARIF), over Strings; its ICU pattern pass is in CICU.
+        .target(name: "StringsLint", dependencies: ["Strings", "CICU"]),
 
         // The only code that includes <microhttpd.h>: fixed-argument wrappers for libmicrohttpd's variadic API.
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
@@ -31,11 +36,14 @@ let package = Package(
         // The only code that includes <sqlite3.h>.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
-        // The daemon and CLI.
-        .executableTarget(name: "lookd", dependencies: ["LookResolver", "Strings", "CMicroHTTPD", "CSQLite"]),
+        // The daemon as a library: HTTP (server, limits, errors at the edge) → routes → services → stores.
+        .target(name: "LookdServer", dependencies: ["LookResolver", "Strings", "StringsLint", "CMicroHTTPD", "CSQLite"]),
+
+        // The CLI: argument parsing and commands, nothing else.
+        .executableTarget(name: "lookd", dependencies: ["LookdServer", "LookResolver", "Strings", "StringsLint"]),
 
         // Benchmarks: an executable, never timed tests. `make bench`.
-        .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings", "ICUAnchor"], path: "Benchmarks/lookd-bench"),
+        .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings", "StringsLint", "ICUAnchor"], path: "Benchmarks/lookd-bench"),
 
         // Bench-only: raw ICU C++ doing what Strings does, timed in the same run (the `strings` suite's anchor).
         .target(
@@ -48,9 +56,10 @@ let package = Package(
 
         .testTarget(name: "LookResolverTests", dependencies: ["LookResolver"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
+        .testTarget(name: "StringsLintTests", dependencies: ["StringsLint", "Strings"]),
 
-        // Integration tests: start the real `lookd serve` on an ephemeral loopback port and talk HTTP to it.
-        .testTarget(name: "LookdTests", dependencies: ["CSQLite"]),
+        // Routes and services in process; a few live-daemon tests for what needs sockets (framing, limits, shutdown, kill -9).
+        .testTarget(name: "LookdTests", dependencies: ["LookdServer", "LookResolver", "Strings", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

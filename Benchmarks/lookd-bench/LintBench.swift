@@ -1,5 +1,6 @@
 import Foundation
 import Strings
+import StringsLint
 
 /// `lookd lint` at scale: 2,000 keys × 50 locales generated into a temporary folder (plurals with each
 /// locale's ICU categories, selects, dates, times, a few planted defects), linted with the library (reading the

@@ -141,3 +141,32 @@ void lookd_mhd_scan_head(struct MHD_Connection *connection, struct lookd_mhd_hea
   MHD_get_connection_values(connection, MHD_HEADER_KIND, scan_header, head);
   MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, scan_argument, head);
 }
+
+struct collect_state {
+  char *buffer;
+  size_t capacity;
+  size_t used;
+  size_t count;
+};
+
+static enum MHD_Result collect_value(void *context, enum MHD_ValueKind kind, const char *key, const char *value) {
+  (void)kind;
+  struct collect_state *state = context;
+  const char *text = value ? value : "";
+  size_t key_length = strlen(key), value_length = strlen(text);
+  size_t need = key_length + value_length + 2;
+  if (state->used + need <= state->capacity) {
+    memcpy(state->buffer + state->used, key, key_length + 1);
+    memcpy(state->buffer + state->used + key_length + 1, text, value_length + 1);
+  }
+  state->used += need;
+  state->count += 1;
+  return MHD_YES;
+}
+
+size_t lookd_mhd_collect(struct MHD_Connection *connection, int headers, char *buffer, size_t capacity, size_t *count) {
+  struct collect_state state = { buffer, capacity, 0, 0 };
+  MHD_get_connection_values(connection, headers ? MHD_HEADER_KIND : MHD_GET_ARGUMENT_KIND, collect_value, &state);
+  *count = state.count;
+  return state.used;
+}

@@ -72,4 +72,9 @@ struct lookd_mhd_head {
 /// Fills `head` from the connection's request headers and query arguments.
 void lookd_mhd_scan_head(struct MHD_Connection *connection, struct lookd_mhd_head *head);
 
+/// Copies the request's header fields (`headers` != 0) or decoded query arguments (0) into `buffer` as
+/// NUL-terminated name/value pairs, in arrival order, and their number into `count`. Returns the bytes needed;
+/// when that is more than `capacity`, nothing usable was written and the caller retries with a larger buffer.
+size_t lookd_mhd_collect(struct MHD_Connection *connection, int headers, char *buffer, size_t capacity, size_t *count);
+
 #endif

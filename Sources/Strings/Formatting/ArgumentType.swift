@@ -8,7 +8,7 @@ public enum ArgumentType: String, Sendable, Hashable, Codable {
     /// A simple type ICU knows but lookd does not use (spellout, ordinal, duration).
     case other
 
-    init(shim value: Int32) {
+    package init(shim value: Int32) {
         switch value {
         case Int32(LOOKD_TYPE_NUMBER): self = .number
         case Int32(LOOKD_TYPE_DATE): self = .date

@@ -79,7 +79,7 @@ public struct MessageStructure: Sendable, Hashable {
         self.selectors = selectors
     }
 
-    static func errorName(_ error: lookd_parse_error) -> String {
+    package static func errorName(_ error: lookd_parse_error) -> String {
         withUnsafeBytes(of: error.message) { raw in
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
@@ -87,7 +87,7 @@ public struct MessageStructure: Sendable, Hashable {
 }
 
 extension String {
-    func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         var slice = Substring(self)
         while let first = slice.first, first.isWhitespace { slice.removeFirst() }
         while let last = slice.last, last.isWhitespace { slice.removeLast() }

@@ -1,10 +1,10 @@
 import CICU
 
 /// Small bridges between Swift strings and the shim's UTF-8 conventions (see `lookd_icu.h`).
-enum ICUText {
+package enum ICUText {
     /// Calls `body` with the string's UTF-8 bytes and their length. Never passes a null pointer.
     @inline(__always)
-    static func withUTF8<R>(_ text: String, _ body: (UnsafePointer<CChar>, Int32) throws -> R) rethrows -> R {
+    package static func withUTF8<R>(_ text: String, _ body: (UnsafePointer<CChar>, Int32) throws -> R) rethrows -> R {
         var text = text
         return try text.withUTF8 { bytes in
             guard let base = bytes.baseAddress, bytes.count > 0 else {
@@ -21,7 +21,7 @@ enum ICUText {
     /// Writes into a stack buffer and then makes the String, so short results (≤ 15 UTF-8 bytes) are small
     /// strings (no allocation, fast hashing and comparison) and longer ones get an exactly sized allocation.
     @inline(__always)
-    static func string(capacity: Int = 128, _ write: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String? {
+    package static func string(capacity: Int = 128, _ write: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String? {
         let first = min(max(capacity, 16), 2_048)
         var needed: Int32 = 0
         let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: first) { buffer -> String? in
@@ -41,7 +41,7 @@ enum ICUText {
     }
 
     /// The ICU error name for a (positive) UErrorCode, e.g. "U_ILLEGAL_ARGUMENT_ERROR".
-    static func errorName(_ code: Int32) -> String {
+    package static func errorName(_ code: Int32) -> String {
         String(cString: lookd_icu_error_name(code))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LookdServer
 
 /// One `lookd` subcommand. Exit codes: 0 success, 1 the command's own failure (e.g. lint errors),
 /// 2 usage or I/O problems.
@@ -51,6 +52,9 @@ enum CommandLineTool {
         } catch let error as UsageError {
             Console.error("lookd \(name): \(error.description)")
             return 2
+        } catch let error as ConfigurationError {
+            Console.error("lookd \(name): \(error.description)")
+            return 2
         } catch {
             Console.error("lookd \(name): \(error)")
             return 2
@@ -67,4 +71,3 @@ enum CommandLineTool {
     }
 }
 
-let lookdVersion = "0.1.0"

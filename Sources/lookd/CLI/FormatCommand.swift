@@ -65,7 +65,7 @@ enum FormatCommand: Command {
             if let double = Double(text), text.contains(".") || text.lowercased().contains("e"), double.isFinite {
                 return (name, .double(double))
             }
-            if let date = date(text) { return (name, .date(date)) }
+            if let date = Argument.date(parsing: text) { return (name, .date(date)) }
             return (name, .string(text))
         case "string": return (name, .string(text))
         case "int":
@@ -75,25 +75,10 @@ enum FormatCommand: Command {
             guard let double = Double(text), double.isFinite else { throw UsageError("\(name): '\(text)' is not a number") }
             return (name, .double(double))
         case "date":
-            guard let date = date(text) else { throw UsageError("\(name): '\(text)' is not YYYY-MM-DD or an ISO 8601 date-time") }
+            guard let date = Argument.date(parsing: text) else { throw UsageError("\(name): '\(text)' is not YYYY-MM-DD or an ISO 8601 date-time") }
             return (name, .date(date))
         case .some(let other):
             throw UsageError("unknown kind '\(other)' (string, int, double, date)")
         }
-    }
-
-    /// YYYY-MM-DD as noon UTC (the same calendar day in every zone within ±11 h), or an ISO 8601 date-time.
-    static func date(_ text: String) -> Date? {
-        let day = text.split(separator: "-", omittingEmptySubsequences: false)
-        if day.count == 3, day[0].count == 4, day[1].count == 2, day[2].count == 2,
-           let year = Int(day[0]), let month = Int(day[1]), let dayOfMonth = Int(day[2]) {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC")!
-            let components = DateComponents(year: year, month: month, day: dayOfMonth, hour: 12)
-            guard (1...12).contains(month), (1...31).contains(dayOfMonth), let date = calendar.date(from: components),
-                  calendar.component(.day, from: date) == dayOfMonth else { return nil }
-            return date
-        }
-        return ISO8601DateFormatter().date(from: text)
     }
 }

@@ -1,3 +1,4 @@
+import LookdServer
 /// `lookd keygen [--test] [--count N]`: prints new app keys, one per line (format: Service/AppKey.swift and the README, section `lookd serve`).
 enum KeygenCommand: Command {
     static let name = "keygen"

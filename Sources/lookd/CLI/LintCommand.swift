@@ -1,5 +1,7 @@
+import LookdServer
 import Foundation
 import Strings
+import StringsLint
 
 /// `lookd lint [PATH…] [--source TAG] [--format text|json|github|sarif] [--strict] [--config FILE]
 ///  [--baseline FILE] [--update-baseline]`

@@ -1,3 +1,4 @@
+import LookdServer
 import Foundation
 import LookResolver
 import Strings
@@ -61,23 +62,5 @@ enum PreviewCommand: Command {
             print(file.path)
         }
         return 0
-    }
-}
-
-/// The query parameters a preview takes, shared by the CLI and the HTTP route.
-enum PreviewRequest {
-    /// `light`, `dark` or `both` (light then dark); nil for anything else.
-    static func appearances(_ value: String) -> [Appearance]? {
-        switch value {
-        case "light": [.light]
-        case "dark": [.dark]
-        case "both": [.light, .dark]
-        default: nil
-        }
-    }
-
-    /// Why `value` is not an appearance, for either face's error.
-    static func appearanceProblem(_ value: String) -> String {
-        "appearance must be light, dark or both, not '\(value)'"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LookdServer
 
 /// `lookd serve`: the HTTP daemon (README, section `lookd serve`). Runs until SIGTERM or SIGINT, then stops
 /// accepting, finishes in-flight requests (up to `--shutdown-grace` seconds), closes every
@@ -71,33 +72,28 @@ enum ServeCommand: Command {
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         signal(SIGPIPE, SIG_IGN)
 
-        let auth = try AdminAuth.load(file: arguments.value("admin-token-file"), environment: ProcessInfo.processInfo.environment)
-        let accessLog = try AccessLog(destination: arguments.value("access-log") ?? "-")
-        let dataDirectory = arguments.value("data") ?? "./.lookd"
+        var configuration = DaemonConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.limits = limits
+        configuration.adminTokenFile = arguments.value("admin-token-file")
+        configuration.environment = ProcessInfo.processInfo.environment
+        configuration.accessLog = arguments.value("access-log") ?? "-"
+        configuration.dataDirectory = arguments.value("data") ?? "./.lookd"
         let busyText = arguments.value("store-busy-timeout") ?? "5000"
         guard let busy = Int32(busyText), (0...600_000).contains(busy) else { throw UsageError("--store-busy-timeout takes milliseconds from 0 to 600000") }
-        let store: LookStore
-        do {
-            store = try LookStore(directory: dataDirectory, busyTimeoutMilliseconds: busy)
-        } catch let error as StoreError {
-            throw UsageError("cannot open the store in \(dataDirectory): \(error)")
-        }
+        configuration.storeBusyTimeoutMilliseconds = busy
         let localizer = try CatalogLocator.localizer(arguments)
-        let metrics = Metrics()
-        let services = AppServices(store: store, metrics: metrics, limits: limits, auth: auth, localizer: localizer)
-        let router = Routes.router(services)
-        let server = Server(router: router, limits: limits, metrics: metrics, accessLog: accessLog)
-        let bound = try server.start(host: host, port: port)
+        let daemon = try Daemon(configuration: configuration, localizer: localizer)
+        let bound = try daemon.start()
         let shown = host.contains(":") ? "[\(host)]" : host
-        Console.error("lookd: listening on http://\(shown):\(bound) (data \(dataDirectory); admin API \(auth.isConfigured ? "on" : "off: no token"))")
+        Console.error("lookd: listening on http://\(shown):\(bound) (data \(configuration.dataDirectory); admin API \(daemon.adminEnabled ? "on" : "off: no token"))")
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
         Console.error("lookd: signal \(received): stopping (grace \(graceText) s)")
-        let unfinished = server.stop(grace: grace)
+        let unfinished = daemon.stop(grace: grace)
         if unfinished > 0 { Console.error("lookd: \(unfinished) request(s) were still in flight and were closed") }
-        store.close()
-        withExtendedLifetime(services) {}
         Console.error("lookd: stopped")
         return 0
     }

@@ -1,0 +1,97 @@
+import Foundation
+
+/// One HTTP request as the router sees it: the whole body has been read (within the limits) and the path is
+/// percent-decoded. A plain value: the server fills it from the connection, tests build it in process with
+/// `init(method:path:query:headers:body:)`, and routes read it the same way either way.
+struct Request: Sendable {
+    var method: String
+    /// The decoded path, without the query.
+    var path: String
+    var body: [UInt8]
+    /// The request id echoed in `X-Request-Id` and the access log.
+    var requestID: String
+    /// Path parameters filled by the router (`{appKey}` → value).
+    var parameters: [String: String] = [:]
+    /// Header fields in arrival order (names as sent).
+    private var headers: [(name: String, value: String)]
+    /// Decoded query arguments in order; an argument without `=` has the value "".
+    private var queryItems: [(name: String, value: String)]
+
+    /// A request with the given parts; `query` is decoded already.
+    init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [],
+         body: [UInt8] = [], requestID: String = "test") {
+        self.method = method
+        self.path = path
+        self.queryItems = query
+        self.headers = headers
+        self.body = body
+        self.requestID = requestID
+    }
+
+    /// The value of header `name` (case-insensitive; the first when repeated), or nil.
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.utf8.count == name.utf8.count && $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// The decoded value of query argument `name` (case-sensitive; the first when repeated), or nil.
+    func query(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+}
+
+/// One HTTP response. `body` is sent as is; `closeConnection` adds `Connection: close`, which makes
+/// libmicrohttpd close the connection after sending it.
+struct Response: Sendable {
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+    var closeConnection = false
+
+    init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], closeConnection: Bool = false) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.closeConnection = closeConnection
+    }
+
+    /// A JSON response (`application/json; charset=utf-8`) with the given UTF-8 bytes.
+    static func json(_ body: [UInt8], status: Int = 200, headers: [(name: String, value: String)] = []) -> Response {
+        Response(status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers, body: body)
+    }
+
+    /// A JSON response from an Encodable value, encoded with sorted keys (stable bytes).
+    static func json<T: Encodable>(encoding value: T, status: Int = 200, headers: [(name: String, value: String)] = []) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding our own plain structs cannot fail; if it ever did, answer 500 rather than crash.
+        guard let data = try? encoder.encode(value) else {
+            return HTTPError.internalError("response encoding failed").response
+        }
+        return json(Array(data), status: status, headers: headers)
+    }
+
+    /// A `text/plain; charset=utf-8` response.
+    static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> Response {
+        Response(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
+    }
+}
+
+/// Encodes `string` as a JSON string literal (with quotes), escaping per RFC 8259.
+func jsonString(_ string: String) -> String {
+    var out = "\""
+    out.reserveCapacity(string.utf8.count + 2)
+    for scalar in string.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+            out += String(format: "\\u%04x", scalar.value)
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    out += "\""
+    return out
+}

@@ -1,0 +1,32 @@
+import Strings
+
+/// The services the route handlers share: built once by `lookd serve`, immutable afterwards.
+final class AppServices: Sendable {
+    let store: LookStore
+    let metrics: Metrics
+    let limits: Limits
+    let auth: AdminAuth
+    let looks: LookService
+    let strings: StringsService
+
+    init(store: LookStore, metrics: Metrics, limits: Limits, auth: AdminAuth, localizer: Localizer) {
+        self.store = store
+        self.strings = StringsService(localizer: localizer)
+        self.looks = LookService(store: store, metrics: metrics, limits: limits, localizer: localizer)
+        self.metrics = metrics
+        self.limits = limits
+        self.auth = auth
+    }
+
+    /// Runs a store operation; a StoreError becomes 503 `store_unavailable` with `Retry-After: 1`
+    /// (counted in `lookd_store_errors_total` and logged to stderr), never a crash.
+    func guardStore<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            metrics.storeErrors.add(1, ordering: .relaxed)
+            ServerLog.error("lookd: store: \(error)")
+            throw HTTPError.storeUnavailable("the store is unavailable; retry shortly")
+        }
+    }
+}

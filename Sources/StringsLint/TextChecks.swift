@@ -1,0 +1,137 @@
+import Strings
+/// Character-level checks on one message value: control characters, bidi balance, edge whitespace and final
+/// punctuation. Pure functions over Unicode scalars; offsets are scalar indices into the value.
+enum TextChecks {
+    /// False when the UTF-8 holds no control character (C0, DEL, C1) and no bidi control (U+202A…202E,
+    /// U+2066…2069): the usual case, decided on the bytes without decoding.
+    static func mayHaveControlOrBidi(_ value: String) -> Bool {
+        var copy = value
+        return copy.withUTF8 { bytes in
+            let count = bytes.count
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x7F { return true }
+                if byte == 0xC2, index + 1 < count, bytes[index + 1] < 0xA0 { return true } // C1
+                if byte == 0xE2, index + 2 < count {
+                    let second = bytes[index + 1], third = bytes[index + 2]
+                    if second == 0x80, (0xAA...0xAE).contains(third) { return true } // U+202A…202E
+                    if second == 0x81, (0xA6...0xA9).contains(third) { return true } // U+2066…2069
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
+    /// The first control character other than newline and tab (C0, DEL, C1), and how many there are.
+    static func controlCharacters(_ value: String) -> (offset: Int, scalar: Unicode.Scalar, count: Int)? {
+        var first: (Int, Unicode.Scalar)?
+        var count = 0
+        for (offset, scalar) in value.unicodeScalars.enumerated() {
+            let v = scalar.value
+            guard v < 0x20 || (0x7F...0x9F).contains(v), v != 0x0A, v != 0x09 else { continue }
+            if first == nil { first = (offset, scalar) }
+            count += 1
+        }
+        return first.map { ($0.0, $0.1, count) }
+    }
+
+    /// A bidi control that is opened and never closed, or closed without being opened: its offset and a
+    /// description. Follows UAX #9's pairing: PDI closes the innermost open isolate (and any embeddings inside it),
+    /// PDF closes the innermost embedding or override when no isolate is in between.
+    static func unbalancedBidi(_ value: String) -> (offset: Int, problem: String)? {
+        var stack: [(offset: Int, scalar: UInt32)] = []
+        for (offset, scalar) in value.unicodeScalars.enumerated() {
+            let v = scalar.value
+            switch v {
+            case 0x202A...0x202B, 0x202D...0x202E, 0x2066...0x2068:
+                stack.append((offset, v))
+            case 0x202C: // PDF
+                guard let top = stack.last, !isIsolate(top.scalar) else {
+                    return (offset, "U+202C POP DIRECTIONAL FORMATTING closes no embedding or override")
+                }
+                stack.removeLast()
+            case 0x2069: // PDI
+                guard let isolate = stack.lastIndex(where: { isIsolate($0.scalar) }) else {
+                    return (offset, "U+2069 POP DIRECTIONAL ISOLATE closes no isolate")
+                }
+                if isolate < stack.count - 1 {
+                    let open = stack[isolate + 1]
+                    return (open.offset, "\(name(open.scalar)) is not closed before the isolate around it ends")
+                }
+                stack.removeLast()
+            default:
+                continue
+            }
+        }
+        guard let open = stack.first else { return nil }
+        return (open.offset, "\(name(open.scalar)) is opened and never closed (\(isIsolate(open.scalar) ? "U+2069 PDI" : "U+202C PDF") missing)")
+    }
+
+    private static func isIsolate(_ v: UInt32) -> Bool { (0x2066...0x2068).contains(v) }
+
+    private static func name(_ v: UInt32) -> String {
+        switch v {
+        case 0x202A: "U+202A LEFT-TO-RIGHT EMBEDDING"
+        case 0x202B: "U+202B RIGHT-TO-LEFT EMBEDDING"
+        case 0x202D: "U+202D LEFT-TO-RIGHT OVERRIDE"
+        case 0x202E: "U+202E RIGHT-TO-LEFT OVERRIDE"
+        case 0x2066: "U+2066 LEFT-TO-RIGHT ISOLATE"
+        case 0x2067: "U+2067 RIGHT-TO-LEFT ISOLATE"
+        default: "U+2068 FIRST STRONG ISOLATE"
+        }
+    }
+
+    /// Whether a display text starts / ends with whitespace.
+    static func edgeWhitespace(_ text: String) -> Edges {
+        Edges(leading: text.unicodeScalars.first.map(isWhitespace) ?? false, trailing: text.unicodeScalars.last.map(isWhitespace) ?? false)
+    }
+
+    /// Whether `text` ends with full-width CJK punctuation (、。，：；！？), whose glyph carries its own trailing
+    /// spacing: where the source ends with a space (a starter the person continues), such a translation needs none.
+    static func endsWithSpacedFullWidthPunctuation(_ text: String) -> Bool {
+        guard let last = text.unicodeScalars.last else { return false }
+        return ["\u{3001}", "\u{3002}", "\u{FF0C}", "\u{FF1A}", "\u{FF1B}", "\u{FF01}", "\u{FF1F}"].contains(last)
+    }
+
+    struct Edges: Equatable {
+        let leading: Bool
+        let trailing: Bool
+    }
+
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar == " " || (0x09...0x0D).contains(scalar.value) }
+        return scalar.properties.isWhitespace
+    }
+
+    /// How a display text ends, for comparing sentence-final punctuation across scripts.
+    enum FinalPunctuation: String {
+        case none, fullStop = "a full stop", question = "a question mark", exclamation = "an exclamation mark"
+        case colon = "a colon", ellipsis = "an ellipsis"
+    }
+
+    /// The final punctuation of `text` (trailing whitespace and closing quotes or brackets skipped), in `language`
+    /// (Greek writes the question mark as ';').
+    static func finalPunctuation(_ text: String, language: String) -> FinalPunctuation {
+        var scalars = Substring(text).unicodeScalars[...]
+        while let last = scalars.last, isWhitespace(last) || closers.contains(last) { scalars.removeLast() }
+        guard let last = scalars.last else { return .none }
+        switch last {
+        case "…", "⋯", "︙": return .ellipsis
+        case ".", "．":
+            return scalars.suffix(3).elementsEqual("...".unicodeScalars) ? .ellipsis : .fullStop
+        case "。", "｡", "।", "॥", "۔", "։", "።", "᙮", "꓿": return .fullStop
+        case "?", "？", "؟", "՞", "፧", "\u{037E}": return .question
+        case ";" where language == "el": return .question
+        case "!", "！", "՜", "߹": return .exclamation
+        case ":", "：", "︓", "፥": return .colon
+        default: return .none
+        }
+    }
+
+    /// Languages whose writing does not end sentences with a full stop as a rule (a missing one is not reported).
+    static let optionalFullStop: Set<String> = ["th", "lo", "my", "km"]
+
+    private static let closers: Set<Unicode.Scalar> = ["\"", "'", ")", "]", "”", "’", "»", "›", "」", "』", "）", "〕", "】"]
+}

@@ -1,0 +1,161 @@
+import Foundation
+@testable import StringsLint
+import Strings
+import Testing
+
+/// The pieces under the fixtures: positions through escapes, UTF-8, bidi pairing, plural coverage, edge cases.
+@Suite struct LintUnitTests {
+    func document(_ text: String) -> CatalogDocument { CatalogDocument(bytes: Array(text.utf8)) }
+
+    @Test func positionsThroughEscapes() throws {
+        // Line 2: `  "k": "a\"\u00e9\uD83D\uDE00\n{x"` — scalars a " é 😀 \n { x.
+        let doc = document("{\n  \"k\": \"a\\\"\\u00e9\\uD83D\\uDE00\\n{x\"\n}")
+        let value = try #require(doc.entries.first).value
+        #expect(value.value == "a\"é😀\n{x")
+        #expect(value.quote == SourcePosition(line: 2, column: 8))
+        let columns = (0..<7).map { value.position(ofScalar: $0).column }
+        #expect(columns == [9, 10, 12, 18, 30, 32, 33])
+        #expect(value.position(ofScalar: 7).column == 34) // the closing quote
+    }
+
+    @Test func columnsCountScalarsNotBytes() throws {
+        let doc = document("{\"ключ\": \"значение\", \"b\": \"x\"}")
+        #expect(doc.entries.map(\.keyPosition.column) == [2, 22])
+        #expect(doc.entries[1].value.quote.column == 27)
+    }
+
+    @Test func syntaxErrorPositionMapsThroughEscapes() throws {
+        // The pattern `"{na!me}`: ICU fails at the name (offset 2); the file writes `\"` (two columns) before it.
+        let findings = try lintInline(["en": #"{"k": "\"{name}"}"#, "de": #"{"k": "\"{na!me}"}"#])
+        let syntax = try #require(findings.first { $0.check == .syntaxError })
+        #expect(syntax.file == "de.json")
+        #expect(syntax.position == SourcePosition(line: 1, column: 11))
+    }
+
+    @Test func typesAndStylesOnlyMessageFormatChecks() throws {
+        let source = #"{"k": "Total: {n, number}"}"#
+        for bad in [#"{"k": "Gesamt: {n, nombre}"}"#, #"{"k": "Gesamt: {n, number, ::bogus-skeleton}"}"#] {
+            let findings = try lintInline(["en": source, "de": bad])
+            #expect(findings.map(\.check) == [.syntaxError], "\(bad)")
+            #expect(findings.first?.position == SourcePosition(line: 1, column: 17), "\(bad)")
+        }
+        #expect(try lintInline(["en": source, "de": #"{"k": "Gesamt: {n, number, integer}"}"#]).isEmpty)
+    }
+
+    @Test func invalidUTF8() {
+        for bytes: [UInt8] in [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xFF]] {
+            let all = [UInt8(ascii: "a")] + bytes
+            #expect(all.withUnsafeBufferPointer { UTF8Validation.firstInvalidOffset($0) } == 1, "\(bytes)")
+        }
+        let good = Array("añ€😀".utf8)
+        #expect(good.withUnsafeBufferPointer { UTF8Validation.firstInvalidOffset($0) } == nil)
+    }
+
+    @Test func jsonErrorsAndShapes() {
+        #expect(document("{\"a\": \"x\",}").problems.first?.position == SourcePosition(line: 1, column: 11))
+        #expect(document("[\"a\"]").problems.first?.message.contains("top level") == true)
+        #expect(document("{\"a\": 1}").problems.first?.key == "a")
+        #expect(document("{\"a\": \"x\ty\"}").problems.first?.message.contains("raw control character U+0009") == true)
+        #expect(document("\u{FEFF}{\"a\": \"x\"}").entries.first?.keyPosition == SourcePosition(line: 1, column: 2))
+        let nested = document("{\"a\": {\"message\": \"x\", \"message\": \"y\"}}")
+        #expect(nested.duplicates.first?.path == ["a"])
+        #expect(nested.entries.first?.message == "y")
+    }
+
+    @Test func bidiPairing() {
+        #expect(TextChecks.unbalancedBidi("a\u{2067}b\u{2069}c") == nil)
+        #expect(TextChecks.unbalancedBidi("\u{202B}a\u{202C}\u{2068}b\u{2069}") == nil)
+        #expect(TextChecks.unbalancedBidi("x\u{2069}")?.offset == 1)
+        #expect(TextChecks.unbalancedBidi("\u{2066}\u{202A}a\u{2069}")?.offset == 1) // embedding left open inside the isolate
+        #expect(TextChecks.unbalancedBidi("\u{2066}a\u{202C}\u{2069}")?.offset == 2)  // PDF with an isolate on top
+    }
+
+    @Test func exactCasesCoverIntegerCategories() throws {
+        // en `one` is only 1: `=1` covers it. ru `one` is 1, 21, 31…: `=1` does not.
+        let en = try lintInline(["en": #"{"k": "{n, plural, =1 {one} other {# many}}"}"#])
+        #expect(en.isEmpty)
+        let ru = try lintInline(["en": #"{"k": "{n, plural, one {# x} other {# xs}}"}"#,
+                                 "ru": #"{"k": "{n, plural, =1 {один} few {# x} many {# x} other {# x}}"}"#])
+        #expect(ru.map(\.check) == [.missingPluralCategory])
+        #expect(ru.first?.message.contains("21") == true)
+    }
+
+    @Test func pluralCategoriesComeFromICU() throws {
+        let ar = try #require(PluralCoverage.forLocale("ar"))
+        #expect(ar.categories == [.zero, .one, .two, .few, .many, .other])
+        #expect(ar.integers[.few]?.prefix(3) == [3, 4, 5])
+        let fr = try #require(PluralCoverage(tag: "fr"))
+        #expect(fr.integers[.many] == nil && fr.categories.contains(.many))
+        #expect(fr.gaps(keys: ["one", "other"]).count == 1)
+        let de = try #require(PluralCoverage(tag: "de"))
+        guard case .unreachable(let index)? = de.gaps(keys: ["one", "few", "other"]).first else {
+            Issue.record("few in de is unreachable")
+            return
+        }
+        #expect(index == 1)
+    }
+
+    @Test func ordinalsUseOrdinalRules() throws {
+        // English ordinals: one (1st, 21st), two (2nd), few (3rd), other. French: one (1er), other.
+        let en = try #require(PluralCoverage.forLocale("en", ordinal: true))
+        #expect(en.categories == [.one, .two, .few, .other])
+        #expect(en.integers[.two]?.prefix(3) == [2, 22, 32])
+        let source = #"{"k": "{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}"}"#
+        #expect(try lintInline(["en": source, "fr": #"{"k": "{n, selectordinal, one {#er} other {#e}}"}"#]).isEmpty)
+        let findings = try lintInline(["en": #"{"k": "{n, selectordinal, one {#st} few {#rd} other {#th}}"}"#,
+                                       "fr": #"{"k": "{n, selectordinal, one {#er} few {#e} other {#e}}"}"#])
+        #expect(findings.map(\.check) == [.missingPluralCategory, .unreachablePluralCategory])
+        #expect(findings.map(\.file) == ["en.json", "fr.json"])
+        #expect(findings.first?.message.contains("'two', which en selects for 2, 22, 32") == true)
+    }
+
+    @Test func argumentRulesAndTypes() throws {
+        let source = #"{"k": "{n, plural, one {# file} other {# files}} by {who}"}"#
+        // A plain {n} next to the plural is fine; a different type is not.
+        #expect(try lintInline(["en": source, "de": #"{"k": "{n, plural, one {{n} Datei} other {# Dateien}} von {who}"}"#]).isEmpty)
+        let changed = try lintInline(["en": source, "de": #"{"k": "{n, select, one {Datei} other {Dateien}} von {who}"}"#])
+        #expect(changed.map(\.check) == [.argumentType])
+        let dropped = try lintInline(["en": source, "de": #"{"k": "{n, plural, one {# Datei} other {# Dateien}}"}"#])
+        #expect(dropped.map(\.check) == [.argumentMismatch])
+    }
+
+    @Test func punctuationAcrossScripts() throws {
+        let source = #"{"a": "Done.", "b": "Sure?", "c": "Wait…"}"#
+        #expect(try lintInline(["en": source, "ja": #"{"a": "完了。", "b": "本当に？", "c": "お待ちください…"}"#]).isEmpty)
+        #expect(try lintInline(["en": source, "ar": #"{"a": "تم.", "b": "هل أنت متأكد؟", "c": "انتظر..."}"#]).isEmpty)
+        #expect(try lintInline(["en": source, "el": #"{"a": "Έγινε.", "b": "Σίγουρα;", "c": "Περιμένετε…"}"#]).isEmpty)
+        #expect(try lintInline(["en": source, "th": #"{"a": "เสร็จแล้ว", "b": "แน่ใจไหม?", "c": "รอสักครู่…"}"#]).isEmpty)
+        let wrong = try lintInline(["en": source, "de": #"{"a": "Fertig!", "b": "Sicher?", "c": "Moment…"}"#])
+        #expect(wrong.map(\.check) == [.endPunctuation])
+    }
+
+    @Test func missingSourceIsNotAFinding() {
+        #expect(throws: LintError.missingSource(tag: "en")) {
+            try Linter().lint([CatalogInput(name: "de.json", bytes: Array("{}".utf8))])
+        }
+        #expect(throws: LintError.self) {
+            try Linter().lint([CatalogInput(name: "en.json", bytes: Array("{".utf8))])
+        }
+    }
+
+    @Test func displayTextFollowsICU() throws {
+        let pattern = try LintPattern.parse("It''s '{'{n}'}' {n, plural, one {# a} other {# bb}}! Ünïcödé 😀").get()
+        #expect(pattern.displayText == "It's {\u{FFFC}} # bb! Ünïcödé 😀")
+        #expect(pattern.displayCodePoints == pattern.displayText.unicodeScalars.count)
+        #expect(pattern.arguments.map(\.name) == ["n", "n"])
+        #expect(pattern.arguments.map(\.type) == [.string, .plural])
+        #expect(pattern.selectors.map(\.key) == ["one", "other"])
+        #expect(pattern.selectors.map(\.argument) == [1, 1])
+        #expect(pattern.arguments.map(\.offset) == [10, 17])
+    }
+
+    @Test func bigPatternsGrowTheBuffers() throws {
+        let cases = (0..<60).map { "k\($0) {{name\($0)} \(String(repeating: "é", count: 40))}" }.joined(separator: " ")
+        let pattern = try LintPattern.parse("{x, select, \(cases) other {∅}}").get()
+        #expect(pattern.arguments.count == 61)
+        #expect(pattern.selectors.count == 61)
+        #expect(pattern.selectors.last?.argument == 0)
+        #expect(pattern.arguments.last?.name == "name59")
+        #expect(pattern.displayCodePoints == 1 + 1 + 40)
+    }
+}
