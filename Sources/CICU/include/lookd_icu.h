@@ -156,7 +156,8 @@ int32_t lookd_message_format_with_icu(lookd_message *message, const lookd_argume
 /** 1 when lookd_message_format can run the message's compiled program, 0 when it always uses MessageFormat. */
 int32_t lookd_message_is_compiled(const lookd_message *message);
 
-/* ---------------------------------------------------------------- message pattern (message_pattern.cpp) */
+/* ---------------------------------------------------------------- message pattern (message_pattern.cpp)
+ * Its items and the linter's (lookd_lint_pattern) come from one walk over icu::MessagePattern (pattern_walk.h). */
 
 typedef struct lookd_pattern lookd_pattern;
 
