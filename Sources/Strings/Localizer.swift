@@ -32,7 +32,8 @@ public final class Localizer: Sendable {
 
     // MARK: Negotiation
 
-    /// The best of the 50 for one tag; see `LocaleNegotiator.negotiate(tag:)`. Never fails (English when nothing matches).
+    /// The best of the 50 for one tag, or a pseudo-locale for exactly its tag ("en-XA", "ar-XB"); see
+    /// `LocaleNegotiator.negotiate(tag:)`. Never fails (English when nothing matches).
     public func negotiate(tag: String) -> LocaleTag { negotiator.negotiate(tag: tag) }
 
     /// The best of the 50 for tags in preference order.
@@ -41,7 +42,8 @@ public final class Localizer: Sendable {
     /// The best of the 50 for an `Accept-Language` header.
     public func negotiate(acceptLanguage: String) -> LocaleTag { negotiator.negotiate(acceptLanguage: acceptLanguage) }
 
-    /// An explicit language (the SDK's `language` setting) beats `Accept-Language`.
+    /// An explicit language (the SDK's `language` setting) beats `Accept-Language`. An explicit "en-XA" or "ar-XB"
+    /// selects that pseudo-locale.
     public func negotiate(language: String?, acceptLanguage: String?) -> LocaleTag {
         negotiator.negotiate(language: language, acceptLanguage: acceptLanguage)
     }

@@ -84,7 +84,7 @@ final class LookService: Sendable {
         let stored = try store.publish(appKey: appKey, layer: text, expected: expected, rolledBackFrom: rolledBackFrom)
         metrics.publishes.add(1, ordering: .relaxed)
         cache.withLock { cache in
-            for locale in LocaleTag.all { cache.remove(CacheKey(appKey: appKey, locale: locale)) }
+            for locale in LocaleTag.allIncludingPseudo { cache.remove(CacheKey(appKey: appKey, locale: locale)) }
             cache.floors[appKey] = max(cache.floors[appKey, default: 0], stored.version)
         }
         return stored

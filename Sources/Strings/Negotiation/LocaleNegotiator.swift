@@ -74,10 +74,18 @@ public final class LocaleNegotiator: Sendable {
         return Self.pseudoLocale(normalized) != nil || matcher.best(for: normalized).matched
     }
 
-    /// The pseudo-locale whose tag `normalized` is exactly (ASCII case aside), else nil.
+    /// The pseudo-locale whose tag `normalized` is exactly (ASCII letter case aside), else nil. Compares bytes in
+    /// place: it runs on every uncached negotiation.
     private static func pseudoLocale(_ normalized: String) -> LocaleTag? {
-        guard normalized.utf8.count == 5, let locale = LocaleTag(includingPseudo: normalized), locale.isPseudo else { return nil }
-        return locale
+        guard normalized.utf8.count == 5 else { return nil }
+        for locale in LocaleTag.pseudoLocales where normalized.utf8.elementsEqual(locale.identifier.utf8, by: sameIgnoringCase) {
+            return locale
+        }
+        return nil
+    }
+
+    private static func sameIgnoringCase(_ a: UInt8, _ b: UInt8) -> Bool {
+        a == b || (a | 0x20 == b | 0x20 && (0x61...0x7A).contains(b | 0x20))
     }
 
     /// Tags in preference order: a pseudo-locale when the first is exactly its tag; else the matcher over the
