@@ -23,6 +23,7 @@ run: build
 # The whole test suite: Swift Testing (unit, integration against a real daemon on loopback, properties), then
 # the preview in a real headless Chromium (installs chromium, chromium-driver and a pytest/selenium venv if missing).
 test: deps
+	scripts/check-references.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/browser-tests.sh

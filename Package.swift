@@ -7,17 +7,22 @@ let package = Package(
     name: "lookd",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
+        .library(name: "StableJSON", targets: ["StableJSON"]),
         .library(name: "LookResolver", targets: ["LookResolver"]),
         .library(name: "Strings", targets: ["Strings"]),
+        .library(name: "StringsFormats", targets: ["StringsFormats"]),
         .library(name: "StringsLint", targets: ["StringsLint"]),
         .library(name: "LookdServer", targets: ["LookdServer"]),
         .executable(name: "lookd", targets: ["lookd"]),
     ],
     targets: [
         // Pure Swift: look model, per-field precedence, colour science, palette. No ICU, no I/O.
-        .target(name: "LookResolver"),
+        .target(name: "LookResolver", dependencies: ["StableJSON"]),
 
-        // The only code that includes ICU headers (DESIGN.md Facts 1-2). Its public header has no ICU type.
+        // Pure Swift, no Foundation: the strict RFC 8259 reader, JSONValue with exact numbers, the one writer.
+        .target(name: "StableJSON"),
+
+        // The only code that includes ICU headers (docs/design.md#icu-and-foundation-in-one-process). Its public header has no ICU type.
         .target(
             name: "CICU",
             cxxSettings: [.unsafeFlags(["-O2"])],
@@ -27,8 +32,12 @@ let package = Package(
         // The runtime: catalogs, negotiation, fallback, plurals and MessageFormat, direction. ICU only through CICU.
         .target(name: "Strings", dependencies: ["CICU"]),
 
+        // Apple String Catalogs, Android resources and XLIFF ⇄ lookd catalogs. No I/O beyond reading files it is given.
+        .target(name: "StringsFormats", dependencies: ["Strings"]),
+
         // The translation linter and its reporters (text, JSON, GitHub, SARIF), over Strings; its ICU pattern pass is in CICU.
-        .target(name: "StringsLint", dependencies: ["Strings", "CICU"]),
+        // Other formats are read through StringsFormats.
+        .target(name: "StringsLint", dependencies: ["Strings", "StringsFormats", "CICU", "StableJSON"]),
 
         // The only code that includes <microhttpd.h>: fixed-argument wrappers for libmicrohttpd's variadic API.
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
@@ -37,13 +46,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // The daemon as a library: HTTP (server, limits, errors at the edge) → routes → services → stores.
-        .target(name: "LookdServer", dependencies: ["LookResolver", "Strings", "StringsLint", "CMicroHTTPD", "CSQLite"]),
+        .target(name: "LookdServer", dependencies: ["StableJSON", "LookResolver", "Strings", "StringsLint", "CMicroHTTPD", "CSQLite"]),
 
         // The CLI: argument parsing and commands, nothing else.
-        .executableTarget(name: "lookd", dependencies: ["LookdServer", "LookResolver", "Strings", "StringsLint"]),
+        .executableTarget(name: "lookd", dependencies: ["LookdServer", "StableJSON", "LookResolver", "Strings", "StringsLint", "StringsFormats"]),
 
         // Benchmarks: an executable, never timed tests. `make bench`.
-        .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings", "StringsLint", "ICUAnchor"], path: "Benchmarks/lookd-bench"),
+        .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings", "StringsLint", "StringsFormats", "ICUAnchor"], path: "Benchmarks/lookd-bench"),
 
         // Bench-only: raw ICU C++ doing what Strings does, timed in the same run (the `strings` suite's anchor).
         .target(
@@ -54,12 +63,14 @@ let package = Package(
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
 
+        .testTarget(name: "StableJSONTests", dependencies: ["StableJSON"]),
         .testTarget(name: "LookResolverTests", dependencies: ["LookResolver"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         .testTarget(name: "StringsLintTests", dependencies: ["StringsLint", "Strings"]),
+        .testTarget(name: "StringsFormatsTests", dependencies: ["StringsFormats", "StringsLint", "Strings"], resources: [.copy("Fixtures")]),
 
         // Routes and services in process; a few live-daemon tests for what needs sockets (framing, limits, shutdown, kill -9).
-        .testTarget(name: "LookdTests", dependencies: ["LookdServer", "LookResolver", "Strings", "CSQLite"]),
+        .testTarget(name: "LookdTests", dependencies: ["LookdServer", "StableJSON", "LookResolver", "Strings", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

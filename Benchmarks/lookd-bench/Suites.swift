@@ -9,5 +9,6 @@ let benchmarkSuites: [BenchmarkSuite] = [
     lookSuite,
     stringsSuite,
     lintSuite,
+    stringCatalogLintSuite,
     httpSuite,
 ]

@@ -1,4 +1,4 @@
-// The CLDR locale matcher (icu::LocaleMatcher), built once from the supported list (DESIGN.md Fact 2).
+// The CLDR locale matcher (icu::LocaleMatcher), built once from the supported list (docs/design.md#what-icu-costs).
 #include "lookd_icu.h"
 #include "shim_util.h"
 #include <unicode/localematcher.h>

@@ -1,5 +1,6 @@
 import Strings
 import Foundation
+import StableJSON
 
 /// Findings a team has accepted for now (`--baseline FILE`, written by `--update-baseline`), so lint can be
 /// adopted without fixing history first. A finding is matched by its fingerprint — check, file name, key and
@@ -37,15 +38,15 @@ public struct Baseline: Sendable, Equatable {
         for finding in findings where byFingerprint[finding.fingerprint] == nil { byFingerprint[finding.fingerprint] = finding }
         var lines: [String] = []
         for fingerprint in accepted.keys.sorted() {
-            var object: [String: Any] = ["fingerprint": fingerprint, "count": accepted[fingerprint]!]
+            var object: [String: JSONValue] = ["fingerprint": .string(fingerprint), "count": .number(JSONNumber(accepted[fingerprint] ?? 1))]
             if let finding = byFingerprint[fingerprint] {
-                object["check"] = finding.check.code
-                object["file"] = finding.fileName
-                if let key = finding.key { object["key"] = key }
-                object["message"] = finding.message
+                object["check"] = .string(finding.check.code)
+                object["file"] = .string(finding.fileName)
+                if let key = finding.key { object["key"] = .string(key) }
+                object["message"] = .string(finding.message)
             }
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-            lines.append("    " + String(decoding: data, as: UTF8.self))
+            // One finding per line (compact, by the one writer), so a baseline's diff shows one line per change.
+            lines.append("    " + JSONWriter.string(.object(object)))
         }
         let body = lines.isEmpty ? "" : "\n" + lines.joined(separator: ",\n") + "\n  "
         return Data("{\n  \"version\": 1,\n  \"findings\": [\(body)]\n}\n".utf8)

@@ -94,6 +94,9 @@ struct CatalogChecks {
         if CJKPlaceholderSpacing.applies(toLanguage: language), plurals != nil { // plurals: a tag ICU can format for
             checkCJKSpacing(pattern, entry: entry)
         }
+        if SuffixOnPlainArgument.applies(toLanguage: language) {
+            checkSuffixes(pattern, entry: entry, sourceSignature: sourceMessage?.signature ?? [])
+        }
         if let maxLength = sourceMessage?.entry.maxLength ?? (isSource ? entry.maxLength : nil),
            pattern.displayCodePoints > maxLength { // code points bound characters from above
             let length = pattern.displayText.count { $0 != Character(LintPattern.placeholder) }
@@ -195,6 +198,16 @@ struct CatalogChecks {
             emitter.emit(.spaceAroundCJKPlaceholder, at: entry.value.position(ofScalar: gap.spaceOffset), key: entry.key,
                          "'\(entry.key)': a space separates {\(gap.argument)} (shown as “\(gap.rendered)”) from \(neighbour); \(emitter.locale) writes no space between them",
                          subject: "\(gap.argument):\(gap.side.rawValue)")
+        }
+    }
+
+    private mutating func checkSuffixes(_ pattern: LintPattern, entry: CatalogDocument.Entry,
+                                        sourceSignature: [(name: String, types: ArgumentTypeSet)]) {
+        let typed = SuffixOnPlainArgument.typedNames(in: sourceSignature)
+        for join in SuffixOnPlainArgument.joins(in: entry.message, structure: pattern, language: language, typedInSource: typed) {
+            emitter.emit(.suffixOnPlainArgument, at: entry.value.position(ofScalar: join.offset), key: entry.key,
+                         "'\(entry.key)': “\(join.suffix)” is joined to {\(join.argument)}, a name the translation cannot see, so the ending's form cannot be right for every name; put a noun after it to take the ending",
+                         subject: "\(join.argument):\(join.suffix)")
         }
     }
 

@@ -9,12 +9,26 @@ public struct LintReport: Sendable {
     public let suppressedCount: Int
     /// The tool version printed by the machine-readable formats.
     public let toolVersion: String
+    /// Most findings the reporters print (nil: all). The summary still counts every finding, and the
+    /// reporters say how many they left out ("and 69,990 more findings"). The daemon sets it; the CLI does not.
+    public let findingLimit: Int?
 
-    public init(findings: [LintFinding], fileCount: Int, suppressedCount: Int = 0, toolVersion: String = "0.1.0") {
+    public init(findings: [LintFinding], fileCount: Int, suppressedCount: Int = 0, toolVersion: String = "0.1.0", findingLimit: Int? = nil) {
         self.findings = findings
         self.fileCount = fileCount
         self.suppressedCount = suppressedCount
         self.toolVersion = toolVersion
+        self.findingLimit = findingLimit.map { max(0, $0) }
+    }
+
+    /// The findings the reporters print: the first `findingLimit` of `findings`.
+    public var shownFindings: ArraySlice<LintFinding> { findings.prefix(findingLimit ?? findings.count) }
+    /// How many findings the reporters leave out (0 unless over `findingLimit`).
+    public var omittedCount: Int { findings.count - shownFindings.count }
+    /// "and 69,990 more findings (the report is limited to 1,000)", or nil when nothing was left out.
+    public var omissionNotice: String? {
+        guard omittedCount > 0, let findingLimit else { return nil }
+        return "and \(CountText.grouped(omittedCount)) more \(omittedCount == 1 ? "finding" : "findings") (the report is limited to \(CountText.grouped(findingLimit)))"
     }
 
     public var errorCount: Int { findings.count { $0.severity == .error } }
@@ -34,6 +48,7 @@ public struct LintReport: Sendable {
     }
 
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
 }
 
 /// Turns a report into bytes in one output format.

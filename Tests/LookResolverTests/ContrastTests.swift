@@ -5,7 +5,7 @@ import Testing
 struct ContrastTests {
     func color(_ hex: String) -> RGBColor { RGBColor(hex: hex)! }
 
-    @Test("DESIGN.md reference ratios, unrounded")
+    @Test("docs/design.md reference ratios, unrounded")
     func referenceRatios() {
         let grey777 = Contrast.ratio(color("#777777"), .white)
         #expect(grey777 > 4.478 && grey777 < 4.479)
@@ -13,7 +13,7 @@ struct ContrastTests {
         let grey767 = Contrast.ratio(color("#767676"), .white)
         #expect(grey767 > 4.542 && grey767 < 4.543)
         let blue = Contrast.ratio(color("#0000EE"), .white)
-        // DESIGN.md quotes 9.398, the exact 9.39762 rounded; shown, it is cut to 9.397.
+        // docs/design.md#contrast-the-wcag-formula-and-its-thresholds gives the exact 9.3976; shown, it is cut to 9.397.
         #expect(blue > 9.3976 && blue < 9.3977)
         #expect(ColorAdjustment.cut(blue, places: 3) == 9.397)
         #expect(Contrast.ratio(.black, .white) == 21)

@@ -4,9 +4,8 @@ import Testing
 @Suite("App looks: fetch, publish, history, rollback, preconditions, admin")
 struct AppLookTests {
     @Test func publishFetchRevalidateRollback() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
-        let key = try newAppKey()
+        let daemon = try InProcessApp()
+        let key = newKey()
         let path = "/v1/apps/\(key)/look"
 
         #expect(try daemon.get(path).errorCode == "app_unknown")
@@ -70,9 +69,8 @@ struct AppLookTests {
     }
 
     @Test func staleAndMissingPreconditions() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
-        let key = try newAppKey()
+        let daemon = try InProcessApp()
+        let key = newKey()
         let path = "/v1/apps/\(key)/look"
         let layer = json(["headerStyle": "team"])
 
@@ -105,17 +103,16 @@ struct AppLookTests {
     }
 
     @Test func adminRoutesNeedTheToken() throws {
-        let directory = try TemporaryDirectory()
-        let key = try newAppKey()
+        let key = newKey()
         let path = "/v1/apps/\(key)/look"
         do {
-            let open = try Daemon(data: directory.path + "/no-token", token: nil)
+            let open = try InProcessApp(token: nil)
             let refused = try open.request("PUT", path, headers: [("If-None-Match", "*")], body: json([:]), admin: true)
             #expect(refused.status == 403)
             #expect(refused.errorCode == "forbidden")
             #expect(try open.get(path + "/history", admin: true).status == 403)
         }
-        let daemon = try Daemon(data: directory.path + "/data")
+        let daemon = try InProcessApp()
         let missing = try daemon.request("PUT", path, headers: [("If-None-Match", "*")], body: json([:]))
         #expect(missing.status == 401)
         #expect(missing.errorCode == "unauthorized")
@@ -131,9 +128,8 @@ struct AppLookTests {
     }
 
     @Test func malformedAndInvalidLayersChangeNothing() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
-        let key = try newAppKey()
+        let daemon = try InProcessApp()
+        let key = newKey()
         let path = "/v1/apps/\(key)/look"
         #expect(try daemon.request("PUT", path, headers: [("If-None-Match", "*")], body: json(["accent": "#336699"]), admin: true).status == 201)
 
@@ -164,9 +160,8 @@ struct AppLookTests {
     }
 
     @Test func appKeysAndLanguageTagsAreValidatedBeforeAnyLookup() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
-        let key = try newAppKey(test: true)
+        let daemon = try InProcessApp()
+        let key = newKey(test: true)
         #expect(key.hasPrefix("pk_test_"))
         // One mistyped character: the check characters no longer match.
         var characters = Array(key)
@@ -189,8 +184,7 @@ struct AppLookTests {
     }
 
     @Test func resolvePreviewTakesLayersAndStoresNothing() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
+        let daemon = try InProcessApp()
         let body = json(["dashboard": ["accent": "#FF2D55"], "code": ["corners": "soft"], "inferred": ["appName": "Ledgerly"]])
         let first = try daemon.request("POST", "/v1/looks/resolve", body: body)
         #expect(first.status == 200)

@@ -1,4 +1,5 @@
 import CSQLite
+@testable import LookdServer
 import Foundation
 import Synchronization
 import Testing
@@ -77,9 +78,9 @@ struct DurabilityTests {
 @Suite("Store errors")
 struct StoreErrorTests {
     @Test func lockedDatabaseAnswers503WithRetryAfterAndRecovers() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data", arguments: ["--store-busy-timeout", "100"])
-        let key = try newAppKey()
+        let daemon = try InProcessApp(storeBusyTimeoutMilliseconds: 100)
+        let directory = daemon.directory
+        let key = newKey()
         let path = "/v1/apps/\(key)/look"
         #expect(try daemon.request("PUT", path, headers: [("If-None-Match", "*")], body: json(["corners": "soft"]), admin: true).status == 201)
 
@@ -93,7 +94,7 @@ struct StoreErrorTests {
         #expect(busy.errorCode == "store_unavailable")
         #expect(busy.header("Retry-After") == "1")
         #expect(try daemon.get(path).status == 200)   // reads still answer (WAL, cached)
-        #expect(try daemon.get("/metrics").text.contains("lookd_store_errors_total 1"))
+        #expect(daemon.services.metrics.render().contains("lookd_store_errors_total 1"))
         #expect(sqlite3_exec(db, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
 
         let retried = try daemon.request("PUT", path, headers: [("If-Match", "\"v1\"")], body: json(["corners": "round"]), admin: true)

@@ -5,9 +5,8 @@ import Testing
 struct PreviewRouteTests {
     @Test("a published app's preview: headers, direction, escaped team text, nothing loaded from outside")
     func publishedApp() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
-        let key = try newAppKey(test: true)
+        let daemon = try InProcessApp()
+        let key = newKey(test: true)
         let layer: [String: Any] = [
             "accent": "#FFD60A", "appName": "<script>alert(1)</script>", "headerStyle": "app",
             "topics": [["id": "x", "label": "\"><img src=x onerror=alert(2)>"]],
@@ -34,8 +33,7 @@ struct PreviewRouteTests {
 
     @Test("a draft posted by the dashboard, the defaults, and bad input")
     func draftsAndErrors() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
+        let daemon = try InProcessApp()
         let draft = try daemon.request("POST", "/v1/preview?lang=de", body: json(["dashboard": ["corners": "square", "font": "serif", "branding": false]]))
         #expect(draft.status == 200)
         #expect(draft.text.contains("<html lang=\"de\" dir=\"ltr\">"))
@@ -51,7 +49,7 @@ struct PreviewRouteTests {
 
         #expect(try daemon.get("/v1/preview?appearance=purple").errorCode == "appearance_invalid")
         #expect(try daemon.get("/v1/preview?app=pk_live_nope").errorCode == "key_invalid")
-        #expect(try daemon.get("/v1/preview?app=\(try newAppKey())").errorCode == "app_unknown")
+        #expect(try daemon.get("/v1/preview?app=\(newKey())").errorCode == "app_unknown")
         #expect(try daemon.get("/v1/preview?lang=../../etc/passwd").errorCode == "lang_invalid")
         #expect(try daemon.request("POST", "/v1/preview", body: Array("{".utf8)).errorCode == "json_invalid")
     }

@@ -26,8 +26,7 @@ struct ServerTests {
     }
 
     @Test func unknownRouteAndWrongMethodAreJSONErrors() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
+        let daemon = try InProcessApp()
         let missing = try daemon.get("/v2/nothing")
         #expect(missing.status == 404)
         #expect(missing.errorCode == "route_unknown")
@@ -94,8 +93,7 @@ struct ServerTests {
     }
 
     @Test func deepJSONAndLongStringsAreRefused() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
+        let daemon = try InProcessApp()
         let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         let nested = try daemon.request("POST", "/v1/looks/resolve", body: Array(deep.utf8))
         #expect(nested.status == 400)
@@ -103,6 +101,15 @@ struct ServerTests {
         let long = try daemon.request("POST", "/v1/looks/resolve", body: json(["dashboard": ["appName": String(repeating: "x", count: 10_000)]]))
         #expect(long.status == 400)
         #expect(long.errorCode == "limit_exceeded")
+    }
+
+    @Test func lintBodyOverItsLimitIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try Daemon(data: directory.path + "/data")
+        // Catalog texts may be long (a whole file) but the lint body has its own limit.
+        let big = String(repeating: " ", count: 9 << 20)
+        let body = json(["catalogs": [["name": "en.json", "text": big]]])
+        #expect(try daemon.request("POST", "/v1/lint", body: body).status == 413)
     }
 
     @Test func conflictingContentLengthsAreRefusedAndClosed() throws {
@@ -189,9 +196,8 @@ struct ServerTests {
     }
 
     @Test func openAPIDescribesEveryStatusTheRoutesAnswer() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
-        let key = try newAppKey()
+        let daemon = try InProcessApp()
+        let key = newKey()
         #expect(try daemon.request("PUT", "/v1/apps/\(key)/look", headers: [("If-None-Match", "*")], body: json([:]), admin: true).status == 201)
         let document = try daemon.get("/openapi.json")
         #expect(document.status == 200)

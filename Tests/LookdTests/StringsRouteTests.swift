@@ -4,8 +4,7 @@ import Testing
 @Suite("Locales and strings over HTTP")
 struct StringsRouteTests {
     @Test func localesAndNegotiation() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
+        let daemon = try InProcessApp()
         let locales = try #require(try daemon.get("/v1/locales").json["locales"] as? [[String: Any]])
         #expect(locales.count == 50)
         let arabic = try #require(locales.first { $0["locale"] as? String == "ar" })
@@ -29,8 +28,7 @@ struct StringsRouteTests {
     }
 
     @Test func catalogWithETag() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
+        let daemon = try InProcessApp()
         let hebrew = try daemon.get("/v1/strings?lang=iw")
         #expect(hebrew.status == 200)
         #expect(hebrew.header("Content-Language") == "he")
@@ -45,8 +43,7 @@ struct StringsRouteTests {
     }
 
     @Test func formatOneAndABatch() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
+        let daemon = try InProcessApp()
         let one = try daemon.request("POST", "/v1/strings/format", body: json(["locale": "ru", "key": "thread.unread", "arguments": ["count": 5]]))
         #expect(one.status == 200)
         #expect(one.json["text"] as? String == "5 непрочитанных сообщений")
@@ -67,9 +64,8 @@ struct StringsRouteTests {
     }
 
     @Test func lookFetchCarriesTheTextsOfTheNegotiatedLocale() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
-        let key = try newAppKey()
+        let daemon = try InProcessApp()
+        let key = newKey()
         let layer: [String: Any] = ["replyExpectation": ["en": "Back in an hour", "de": "In einer Stunde zurück"],
                                     "topics": ["billing", ["id": "extra", "label": ["en": "Extra", "de": "Mehr"], "symbol": "star"]]]
         #expect(try daemon.request("PUT", "/v1/apps/\(key)/look", headers: [("If-None-Match", "*")], body: json(layer), admin: true).status == 201)

@@ -10,7 +10,7 @@ import Testing
     let readAt = #"{"k": "Read {time, time, short}"}"#
 
     private func spacing(_ locale: String, _ source: String, _ translation: String) throws -> [LintFinding] {
-        try lintInline(["en": source, locale: #"{"k": "\#(translation)"}"#]).filter { $0.check == .spaceAroundCJKPlaceholder }
+        try findings(of: .spaceAroundCJKPlaceholder, locale, source: source, translation: translation)
     }
 
     @Test func aSpaceBetweenADateAndTheFollowingHanIsReportedAtTheSpace() throws {

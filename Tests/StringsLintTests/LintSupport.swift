@@ -38,6 +38,11 @@ func lintInline(_ catalogs: [String: String], configuration: LintConfiguration =
     })
 }
 
+/// The findings of one check for the one-key translation `{"k": "<translation>"}` against the source `en`.
+func findings(of check: LintCheck, _ locale: String, source: String, translation: String) throws -> [LintFinding] {
+    try lintInline(["en": source, locale: #"{"k": "\#(translation)"}"#]).filter { $0.check == check }
+}
+
 /// A compact, comparable view of a finding.
 struct Spot: Hashable, CustomStringConvertible {
     let code: String

@@ -4,7 +4,7 @@ import Testing
 @Suite struct NegotiationTests {
     let negotiator = LocaleNegotiator(memoSize: 64)
 
-    /// The table (DESIGN.md "Strings"): legacy and odd input always yields one of the 50.
+    /// The table (docs/design.md#locale-negotiation-and-cldr-parent-locales): legacy and odd input always yields one of the 50.
     @Test(arguments: [
         ("iw", "he"), ("in", "id"), ("no", "nb"), ("nn", "nb"), ("zh-TW", "zh-Hant"), ("zh-MO", "zh-HK"),
         ("zh-SG", "zh-Hans"), ("es-MX", "es-419"), ("es-US", "es-419"), ("pt", "pt-BR"), ("pt-AO", "pt-PT"),

@@ -126,6 +126,49 @@ import Testing
         }
     }
 
+    /// Every name argument of every message, rendered as a multi-word Latin name: in the languages whose endings
+    /// attach to the word and change form with it, nothing is joined to the name — no letter or mark, no hyphen,
+    /// apostrophe or colon before one ("Ledgerly Plusର", "Ledgerly Plus-এর", "Ledgerly Plus'a"); in Korean, no
+    /// particle that alternates after a vowel or consonant (을/를, 이/가, 은/는, 와/과, (으)로).
+    @Test(arguments: ["bn", "gu", "hi", "kn", "ml", "mr", "or", "pa", "ta", "te", "ur", "tr", "fi", "hu", "ko"])
+    func nothingIsJoinedToANameInAnyMessage(locale: String) throws {
+        func isWordPart(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isAlphabetic || scalar == "\u{200C}" || scalar == "\u{200D}"
+                || [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory)
+        }
+        let joiners: Set<Unicode.Scalar> = ["-", "\u{2010}", "\u{2011}", "'", "\u{2019}", ":"]
+        let alternatingKorean: Set<Unicode.Scalar> = ["을", "를", "이", "가", "은", "는", "와", "과", "으", "로", "아", "야", "랑"]
+        var names = 0
+        for key in realLocalizer.catalogs.keys {
+            let text = try realLocalizer.format(key: key, locale: tag(locale),
+                                                arguments: try arguments(locale, key, date: november12)).text
+            var searchFrom = text.startIndex
+            while let name = text[searchFrom...].range(of: "Ledgerly Plus\u{2069}") { // the isolated name's end
+                names += 1
+                searchFrom = name.upperBound
+                let next = Array(text[name.upperBound...].unicodeScalars.prefix(2))
+                guard let first = next.first else { continue }
+                let joined = locale == "ko" ? alternatingKorean.contains(first)
+                    : isWordPart(first) || (joiners.contains(first) && next.count > 1 && isWordPart(next[1]))
+                #expect(!joined, "\(locale) \(key): “\(text)”")
+            }
+        }
+        #expect(names >= 10, "\(locale): the names were not found in the renders")
+    }
+
+    /// bn abbreviated months end in a vowel or a consonant (নভে, মার্চ), so a genitive joined to the date cannot be
+    /// right for all of them (নভে-র, মার্চ-এর): the noun তারিখ takes it.
+    @Test func bengaliDeadlineEndingIsOnTheNounForEveryMonth() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        for month in 1...12 {
+            let day = calendar.date(from: DateComponents(year: 2026, month: month, day: 12, hour: 12))!
+            let date = try formatPattern("{d, date, ::dMMM}", "bn", ["d": .date(day)])
+            let text = try render("bn", "plan.paymentIssue", ["date": .date(day)])
+            #expect(text.contains("\(date) তারিখের মধ্যে"), "bn month \(month): “\(text)”")
+        }
+    }
+
     @Test func finnishTeamNameReadsRightWithAMultiWordName() throws {
         #expect(try render("fi", "header.team.title", ["appName": "Ledgerly Plus"]) == "Ledgerly Plus – tiimi")
         for key in realLocalizer.catalogs.keys {

@@ -1,7 +1,7 @@
 #ifndef LOOKD_ICU_H
 #define LOOKD_ICU_H
 /* The shim between lookd and the system ICU (Debian libicu-dev 72).
- * This public header includes no ICU header and exposes no ICU type (DESIGN.md Fact 1).
+ * This public header includes no ICU header and exposes no ICU type (docs/design.md#icu-and-foundation-in-one-process).
  *
  * Conventions:
  * - Text in is UTF-8 with an explicit byte length; text out is UTF-8 written into a caller buffer.

@@ -1,6 +1,6 @@
 // The only header that includes <microhttpd.h> (GNU libmicrohttpd 0.9.75 from Debian).
 // libmicrohttpd's variadic entry points are not imported into Swift, so this shim exposes
-// fixed-argument wrappers for the few that lookd calls (DESIGN.md Fact 5).
+// fixed-argument wrappers for the few that lookd calls (docs/design.md#the-shims-one-c-target-per-c-library).
 #ifndef LOOKD_MHD_H
 #define LOOKD_MHD_H
 

@@ -17,15 +17,18 @@ public struct RGBColor: Hashable, Sendable, Comparable {
     /// Returns nil for anything else: no `#`, other lengths, non-hex digits, surrounding spaces, or a
     /// translucent alpha (a chat colour must be opaque for its contrast to mean anything).
     public init?(hex text: String) {
-        var utf8 = text.utf8.makeIterator()
-        guard utf8.next() == UInt8(ascii: "#") else { return nil }
-        var value: UInt32 = 0
-        var count = 0
-        while let byte = utf8.next() {
-            guard count < 8, let nibble = Self.hexValue(byte) else { return nil }
-            value = value << 4 | UInt32(nibble)
-            count += 1
+        var text = text
+        // Native strings are contiguous UTF-8; one pass over the bytes, no iterator.
+        let parsed: (value: UInt32, count: Int)? = text.withUTF8 { utf8 in
+            guard (2...9).contains(utf8.count), utf8[0] == UInt8(ascii: "#") else { return nil }
+            var value: UInt32 = 0
+            for byte in utf8.dropFirst() {
+                guard let nibble = Self.hexValue(byte) else { return nil }
+                value = value << 4 | UInt32(nibble)
+            }
+            return (value, utf8.count - 1)
         }
+        guard let (value, count) = parsed else { return nil }
         func byte(_ shift: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift) }
         switch count {
         case 3:
@@ -42,14 +45,25 @@ public struct RGBColor: Hashable, Sendable, Comparable {
 
     /// `#RRGGBB` with uppercase hex digits.
     public var hex: String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = [UInt8(ascii: "#")]
-        for channel in [red, green, blue] {
-            bytes.append(digits[Int(channel >> 4)])
-            bytes.append(digits[Int(channel & 15)])
+        // Seven ASCII bytes: a small string, built in place without an allocation.
+        String(unsafeUninitializedCapacity: 7) { buffer in
+            let digits: StaticString = "0123456789ABCDEF"
+            buffer[0] = UInt8(ascii: "#")
+            buffer[1] = digits.utf8Start[Int(red >> 4)]
+            buffer[2] = digits.utf8Start[Int(red & 15)]
+            buffer[3] = digits.utf8Start[Int(green >> 4)]
+            buffer[4] = digits.utf8Start[Int(green & 15)]
+            buffer[5] = digits.utf8Start[Int(blue >> 4)]
+            buffer[6] = digits.utf8Start[Int(blue & 15)]
+            return 7
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// The three channels as one 24-bit number, `0xRRGGBB`.
+    public var packed: UInt32 { UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue) }
+
+    /// One combine of the packed channels (the palette memo hashes an accent on every resolve).
+    public func hash(into hasher: inout Hasher) { hasher.combine(packed) }
 
     public static func < (lhs: RGBColor, rhs: RGBColor) -> Bool {
         (lhs.red, lhs.green, lhs.blue) < (rhs.red, rhs.green, rhs.blue)

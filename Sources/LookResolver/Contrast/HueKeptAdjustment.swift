@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// The minimal change to a colour, with its hue kept, that makes it reach a contrast ratio against another colour
-/// (DESIGN.md Fact 7).
+/// (docs/design.md#keeping-the-brands-hue).
 ///
 /// Method: bisect OKLCH lightness at the colour's own hue and chroma, reducing only chroma where a lightness
 /// cannot hold it inside sRGB; quantise to 8 bits and re-check with the exact WCAG formula, stepping further

@@ -25,25 +25,29 @@ enum FieldReader {
             return FieldReading(value: AccentColor(color))
         case .object(let members):
             var problems: [FieldReading<AccentColor>.Problem] = []
-            func read(_ key: String) -> RGBColor? {
-                guard let json = members[key] else { return nil }
+            var light: RGBColor?, dark: RGBColor?
+            var unknown: [String] = []
+            // One pass over the members (no hashing): the two colours, and every other key as unknown.
+            for (key, json) in members {
+                let isLight = key == "light"
+                guard isLight || key == "dark" else {
+                    unknown.append(key)
+                    continue
+                }
                 guard case .string(let text) = json else {
                     problems.append(.init(field: "accent.\(key)", code: .invalidType, message: "expected a colour string like \"#3550E6\", got a \(json.typeName)"))
-                    return nil
+                    continue
                 }
                 guard let color = RGBColor(hex: text) else {
                     problems.append(.init(field: "accent.\(key)", code: .invalidColor, message: colorMessage(text)))
-                    return nil
+                    continue
                 }
-                return color
+                if isLight { light = color } else { dark = color }
             }
-            let dark = read("dark")
-            let light = read("light")
-            // Every member that is neither colour is unknown (a bad colour already counts as a problem).
-            if members.count > (light == nil ? 0 : 1) + (dark == nil ? 0 : 1) + problems.count {
-                for key in members.keys.sorted() where key != "light" && key != "dark" {
-                    problems.append(.init(field: "accent.\(key)", code: .unknownField, message: "accent takes 'light' and 'dark'; '\(clip(key))' is ignored"))
-                }
+            // Stable order whatever the members' order: dark before light, then unknown keys sorted.
+            problems.sort { $0.field < $1.field }
+            for key in unknown.sorted() {
+                problems.append(.init(field: "accent.\(key)", code: .unknownField, message: "accent takes 'light' and 'dark'; '\(clip(key))' is ignored"))
             }
             if problems.contains(where: { $0.code.severity == .error }) { return FieldReading(value: nil, problems: problems) }
             guard let either = light ?? dark else {
@@ -78,7 +82,7 @@ enum FieldReader {
         guard case .string(let text) = json else {
             return .failed("appName", .invalidType, "expected a string, got a \(json.typeName)")
         }
-        return teamText(text, limit: LookLimits.appName).reading(field: "appName")
+        return teamText(text, limit: LookLimits.appName, label: true).reading(field: "appName")
     }
 
     static func appIconUrl(_ json: JSONValue) -> FieldReading<String> {
@@ -97,10 +101,11 @@ enum FieldReader {
         return FieldReading(value: url)
     }
 
-    static func localizedText(_ json: JSONValue, field: @autoclosure () -> String, limit: Int) -> FieldReading<LocalizedText> {
+    /// - Parameter label: whether the text is a label (refuses bidi controls, see ``teamText(_:limit:label:)``).
+    static func localizedText(_ json: JSONValue, field: @autoclosure () -> String, limit: Int, label: Bool = false) -> FieldReading<LocalizedText> {
         switch json {
         case .string(let value):
-            return teamText(value, limit: limit).reading(field: field()).map { .text($0) }
+            return teamText(value, limit: limit, label: label).reading(field: field()).map { .text($0) }
         case .object(let members):
             guard !members.isEmpty else {
                 return .failed(field(), .emptyValue, "expected at least one language, e.g. {\"en\": \"…\"}")
@@ -119,7 +124,7 @@ enum FieldReader {
                     problems.append(.init(field: "\(field()).\(tag)", code: .invalidType, message: "expected a string, got a \(json.typeName)"))
                     continue
                 }
-                switch teamText(value, limit: limit) {
+                switch teamText(value, limit: limit, label: label) {
                 case .success(let text): texts[tag] = text
                 case .failure(let problem): problems.append(.init(field: "\(field()).\(tag)", code: problem.code, message: problem.message))
                 }
@@ -143,10 +148,12 @@ enum FieldReader {
         }
         var problems: [FieldReading<[Topic]>.Problem] = []
         var topics: [Topic] = []
+        topics.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
-            let reading = topic(item, index: index)
-            problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) }
-            guard let topic = reading.value else { continue }
+            var reading = topic(item, index: index)
+            if !reading.problems.isEmpty { problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
+            // Moved out, not copied: a topic holds several strings.
+            guard let topic = reading.value.take() else { continue }
             if topics.contains(where: { $0.id == topic.id }) {
                 problems.append(.init(field: "topics[\(index)].id", code: .duplicateTopicID, message: "the id '\(topic.id)' is used by an earlier topic; ids must be unique"))
                 continue
@@ -173,12 +180,23 @@ enum FieldReader {
             return .failed(path, .invalidType, "expected a preset name or {id, label, symbol, prefill}, got a \(json.typeName)")
         }
         var problems: [FieldReading<Topic>.Problem] = []
-        let known = ["id", "label", "symbol", "prefill"].reduce(0) { $0 + (members[$1] == nil ? 0 : 1) }
-        for key in members.count > known ? members.keys.sorted() : [] where key != "id" && key != "label" && key != "symbol" && key != "prefill" {
+        var idJSON: JSONValue?, labelJSON: JSONValue?, symbolJSON: JSONValue?, prefillJSON: JSONValue?
+        var unknown: [String] = []
+        // One pass over the members (no hashing); unknown keys reported sorted, whatever the members' order.
+        for (key, value) in members {
+            switch key {
+            case "id": idJSON = value
+            case "label": labelJSON = value
+            case "symbol": symbolJSON = value
+            case "prefill": prefillJSON = value
+            default: unknown.append(key)
+            }
+        }
+        for key in unknown.sorted() {
             problems.append(.init(field: "\(path).\(key)", code: .unknownField, message: "a topic has id, label, symbol and prefill; '\(clip(key))' is ignored"))
         }
         var id: String?
-        switch members["id"] {
+        switch idJSON {
         case nil, .null?:
             problems.append(.init(field: "\(path).id", code: .missingValue, message: "a topic needs an id"))
         case .string(let value)?:
@@ -189,15 +207,15 @@ enum FieldReader {
             problems.append(.init(field: "\(path).id", code: .invalidType, message: "expected a string, got a \(other.typeName)"))
         }
         var label: LocalizedText?
-        if let json = members["label"], json != .null {
-            let reading = localizedText(json, field: "\(path).label", limit: LookLimits.topicLabel)
+        if let json = labelJSON, !json.isNull {
+            let reading = localizedText(json, field: "\(path).label", limit: LookLimits.topicLabel, label: true)
             problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) }
             label = reading.value
         } else {
             problems.append(.init(field: "\(path).label", code: .missingValue, message: "a topic needs a label"))
         }
         var symbol = "bubble.left"
-        switch members["symbol"] {
+        switch symbolJSON {
         case nil, .null?:
             break
         case .string(let value)?:
@@ -208,7 +226,7 @@ enum FieldReader {
             problems.append(.init(field: "\(path).symbol", code: .invalidType, message: "expected a string, got a \(other.typeName)"))
         }
         var prefill: LocalizedText?
-        if let json = members["prefill"], json != .null {
+        if let json = prefillJSON, !json.isNull {
             let reading = localizedText(json, field: "\(path).prefill", limit: LookLimits.topicPrefill)
             problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) }
             prefill = reading.value
@@ -227,21 +245,50 @@ enum FieldReader {
         var message: String
     }
 
-    /// Team text: trimmed of surrounding white space; not empty; no control characters; at most `limit` scalars.
-    static func teamText(_ value: String, limit: Int) -> Result<String, TextProblem> {
+    /// Team text: trimmed of surrounding white space; not empty; no control characters; at least one visible
+    /// character (``VisibleText/isVisible(_:)``, else `invisible_text`); at most `limit` scalars. A `label` (an
+    /// app name, a topic label) also refuses bidi controls (`bidi_control`, see ``VisibleText/isBidiControl(_:)``):
+    /// they are refused rather than removed, so what is shown is always exactly what the team wrote.
+    static func teamText(_ value: String, limit: Int, label: Bool = false) -> Result<String, TextProblem> {
         let trimmed = value.trimmingWhitespace()
         guard !trimmed.isEmpty else { return .failure(TextProblem(code: .emptyValue, message: "must not be empty")) }
+        // Printable ASCII, the common case: trimmed, it starts with a visible character, and has no control or
+        // bidi character; its length is its byte count.
+        if trimmed.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }) == true {
+            let count = trimmed.utf8.count
+            guard count <= limit else {
+                return .failure(TextProblem(code: .tooLong, message: "\(count) characters; at most \(limit)"))
+            }
+            return .success(trimmed)
+        }
         var count = 0
+        var visible = false
+        var bidiControl: Unicode.Scalar?
         for scalar in trimmed.unicodeScalars {
             guard !isControl(scalar) else {
                 return .failure(TextProblem(code: .invalidValue, message: "contains a control character"))
             }
+            if !visible { visible = VisibleText.isVisible(scalar) }
+            if label, bidiControl == nil, VisibleText.isBidiControl(scalar) { bidiControl = scalar }
             count += 1
+        }
+        guard visible else {
+            let scalars = trimmed.unicodeScalars.prefix(8).map { "U+\(hex($0))" }.joined(separator: " ")
+            return .failure(TextProblem(code: .invisibleText, message: "has no visible character (\(scalars)\(count > 8 ? " …" : ""))"))
+        }
+        if let bidiControl {
+            return .failure(TextProblem(code: .bidiControl, message: "contains the bidi control U+\(hex(bidiControl)); names and labels may not reorder text (the chat isolates them itself)"))
         }
         guard count <= limit else {
             return .failure(TextProblem(code: .tooLong, message: "\(count) characters; at most \(limit)"))
         }
         return .success(trimmed)
+    }
+
+    /// A scalar's code point as 4 to 6 uppercase hex digits.
+    static func hex(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// Unicode general category Cc: U+0000–U+001F and U+007F–U+009F (no property lookup needed).
@@ -266,31 +313,31 @@ enum FieldReader {
 
     /// language[-Script][-REGION]: `en`, `pt-BR`, `zh-Hant`, `zh-Hant-HK`, `es-419`.
     static func isLanguageTag(_ tag: String) -> Bool {
-        // Each subtag as (length, all letters, all digits); at most three.
-        var subtags: [(length: Int, letters: Bool, digits: Bool)] = []
-        subtags.reserveCapacity(3)
-        var current = (length: 0, letters: true, digits: true)
-        for byte in tag.utf8 {
-            if byte == UInt8(ascii: "-") {
-                guard current.length > 0, subtags.count < 2 else { return false }
-                subtags.append(current)
-                current = (0, true, true)
-            } else {
-                current.length += 1
-                current.letters = current.letters && isLetter(byte)
-                current.digits = current.digits && isDigit(byte)
+        // Walks the subtags in order, without collecting them: each must fit the next allowed position
+        // (0 language, 1 script or region, 2 region, 3 nothing more).
+        var position = 0
+        var length = 0, letters = true, digits = true
+        var utf8 = tag.utf8.makeIterator()
+        while true {
+            let byte = utf8.next()
+            guard byte == nil || byte == UInt8(ascii: "-") else {
+                length += 1
+                letters = letters && isLetter(byte!)
+                digits = digits && isDigit(byte!)
+                continue
             }
+            let isRegion = (length == 2 && letters) || (length == 3 && digits)
+            switch position {
+            case 0 where (2...3).contains(length) && letters: position = 1
+            case 1 where length == 4 && letters: position = 2
+            case 1 where isRegion, 2 where isRegion: position = 3
+            default: return false
+            }
+            if byte == nil { return true }
+            length = 0
+            letters = true
+            digits = true
         }
-        subtags.append(current)
-        guard (2...3).contains(subtags[0].length), subtags[0].letters else { return false }
-        var next = 1
-        if next < subtags.count, subtags[next].length == 4, subtags[next].letters { next += 1 }
-        if next < subtags.count {
-            let region = subtags[next]
-            guard (region.length == 2 && region.letters) || (region.length == 3 && region.digits) else { return false }
-            next += 1
-        }
-        return next == subtags.count
     }
 
     static func colorMessage(_ text: String) -> String {
@@ -329,6 +376,8 @@ extension FieldReading {
 extension String {
     /// Without leading and trailing white space and newlines (Unicode White_Space).
     func trimmingWhitespace() -> String {
+        // Nothing to trim when both ends are ASCII and not white space (no Unicode lookups then).
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return self }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !Self.isWhitespace($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !Self.isWhitespace($0) })!

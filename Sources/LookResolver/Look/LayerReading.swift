@@ -27,7 +27,7 @@ struct LayerReading {
                 diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))
                 continue
             }
-            guard value != .null else { continue }
+            if case .null = value { continue }
             guard field.isAllowed(in: layer) else {
                 let allowed = field.allowedLayers.map(\.rawValue).joined(separator: " or ")
                 diagnostics.append(Diagnostic(layer: layer, field: name, code: .fieldNotAllowed, message: "\(name) can only come from the \(allowed) layer; ignored"))

@@ -1,4 +1,5 @@
 import Foundation
+import StableJSON
 import Synchronization
 
 /// One JSON line per request: time (UTC, ms), method, route pattern (never the raw path, which may
@@ -22,10 +23,22 @@ final class AccessLog: Sendable {
 
     func record(method: String, route: String, status: Int, bytes: Int, durationSeconds: Double, requestID: String) {
         guard let descriptor else { return }
-        let line = "{\"time\":\"\(utcTimestamp())\",\"method\":\(jsonString(method)),\"route\":\(jsonString(route)),"
-            + "\"status\":\(status),\"bytes\":\(bytes),\"duration_ms\":\(String(format: "%.3f", durationSeconds * 1000)),"
-            + "\"request_id\":\"\(requestID)\"}\n"
-        var bytes = Array(line.utf8)
+        // Keys in the log's documented order (time first, for people reading it), written by the one JSON writer.
+        var writer = JSONWriter(capacity: 192)
+        writer.beginObject()
+        writer.member("time", utcTimestamp())
+        writer.member("method", method)
+        writer.member("route", route)
+        writer.key("status")
+        writer.number(status)
+        writer.key("bytes")
+        writer.number(bytes)
+        writer.key("duration_ms")
+        writer.number(JSONNumber(literal: String(format: "%.3f", durationSeconds * 1000)) ?? 0)
+        writer.member("request_id", requestID)
+        writer.endObject()
+        var bytes = writer.bytes
+        bytes.append(UInt8(ascii: "\n"))
         bytes.withUnsafeMutableBytes { buffer in
             _ = write(descriptor, buffer.baseAddress, buffer.count)
         }

@@ -1,25 +1,32 @@
-import Foundation
+import StableJSON
 
-/// An error answered as `{"error": {"code": "…", "message": "…"}}` with an HTTP status.
+/// An error answered as `{"error": {"code": "…", "message": "…"}}` with an HTTP status: the HTTP layer's own
+/// refusals (framing, limits, media type, parameters). The services' domain errors are mapped to it in
+/// `ErrorResponses.swift`.
 /// `code` is stable (clients branch on it); `message` is for people and may change.
-/// `details` (already-encoded JSON) is added as `error.details` when present, e.g. diagnostics.
+/// `details` is added as `error.details` when present, e.g. diagnostics. Written by StableJSON's writer (keys sorted).
 struct HTTPError: Error, Sendable {
     var status: Int
     var code: String
     var message: String
     var headers: [(name: String, value: String)] = []
-    var details: [UInt8]? = nil
+    var details: JSONValue? = nil
     var closeConnection = false
 
     var response: Response {
-        var body = "{\"error\":{\"code\":" + jsonString(code) + ",\"message\":" + jsonString(message)
-        var bytes = Array(body.utf8)
+        var writer = JSONWriter(capacity: 128 + message.utf8.count)
+        writer.beginObject()
+        writer.key("error")
+        writer.beginObject()
+        writer.member("code", code)
         if let details {
-            bytes += Array(",\"details\":".utf8) + details
+            writer.key("details")
+            writer.write(details)
         }
-        body = "}}"
-        bytes += Array(body.utf8)
-        var response = Response.json(bytes, status: status, headers: headers)
+        writer.member("message", message)
+        writer.endObject()
+        writer.endObject()
+        var response = Response.json(writer.bytes, status: status, headers: headers)
         response.closeConnection = closeConnection
         return response
     }
@@ -28,18 +35,10 @@ struct HTTPError: Error, Sendable {
     static func badRequest(_ code: String, _ message: String) -> HTTPError { HTTPError(status: 400, code: code, message: message) }
     static func jsonInvalid(_ message: String) -> HTTPError { HTTPError(status: 400, code: "json_invalid", message: message) }
     static func keyInvalid(_ message: String) -> HTTPError { HTTPError(status: 400, code: "key_invalid", message: message) }
-    static func appUnknown(_ key: String) -> HTTPError { HTTPError(status: 404, code: "app_unknown", message: "no look has been published for this app key") }
     static func routeUnknown(_ path: String) -> HTTPError { HTTPError(status: 404, code: "route_unknown", message: "no route for this path") }
     static func methodNotAllowed(_ allowed: [String]) -> HTTPError {
         HTTPError(status: 405, code: "method_not_allowed", message: "allowed: " + allowed.joined(separator: ", "),
                   headers: [("Allow", allowed.joined(separator: ", "))])
-    }
-    static func unauthorized(_ message: String) -> HTTPError {
-        HTTPError(status: 401, code: "unauthorized", message: message, headers: [("WWW-Authenticate", "Bearer realm=\"lookd-admin\"")])
-    }
-    static func forbidden(_ message: String) -> HTTPError { HTTPError(status: 403, code: "forbidden", message: message) }
-    static func preconditionFailed(_ message: String, headers: [(name: String, value: String)] = []) -> HTTPError {
-        HTTPError(status: 412, code: "version_conflict", message: message, headers: headers)
     }
     static func preconditionRequired(_ message: String) -> HTTPError { HTTPError(status: 428, code: "precondition_required", message: message) }
     static func bodyTooLarge(_ limit: Int) -> HTTPError {
@@ -56,8 +55,5 @@ struct HTTPError: Error, Sendable {
         HTTPError(status: 400, code: "request_ambiguous", message: message, closeConnection: true)
     }
     static func unsupportedMediaType(_ message: String) -> HTTPError { HTTPError(status: 415, code: "unsupported_media_type", message: message) }
-    static func storeUnavailable(_ message: String) -> HTTPError {
-        HTTPError(status: 503, code: "store_unavailable", message: message, headers: [("Retry-After", "1")])
-    }
     static func internalError(_ message: String) -> HTTPError { HTTPError(status: 500, code: "internal", message: message) }
 }

@@ -1,5 +1,5 @@
-/// A request handler. Throw `HTTPError` for an answer with a stable error code; any other error
-/// becomes a 500 `internal` (store errors are mapped to 503 by the service before they get here).
+/// A request handler. Throw `HTTPError`, or a domain error that `HTTP/ErrorResponses.swift` maps, for an answer
+/// with a stable error code; any other error becomes a 500 `internal`.
 typealias Handler = @Sendable (Request) throws -> Response
 
 /// What the OpenAPI description says about a route. Built next to the route so the two cannot drift.
@@ -44,7 +44,8 @@ final class Route: Sendable {
     init(_ method: String, _ pattern: String, doc: RouteDoc, handler: @escaping Handler) {
         self.method = method
         self.pattern = pattern
-        self.handler = handler
+        // Domain errors become their HTTP answer here, once for every route (HTTP/ErrorResponses.swift).
+        self.handler = { request in try answeringDomainErrors { try handler(request) } }
         self.doc = doc
         self.segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))

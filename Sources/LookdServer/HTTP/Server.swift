@@ -4,7 +4,7 @@ import Synchronization
 
 /// The HTTP server: libmicrohttpd's lifecycle and its C callbacks. The callbacks live in this file
 /// (never in main.swift, where Swift would infer them @MainActor and crash when a C thread calls
-/// them — DESIGN.md Fact 5). Requests are answered on libmicrohttpd's worker threads.
+/// them — docs/design.md#the-shims-one-c-target-per-c-library). Requests are answered on libmicrohttpd's worker threads.
 final class Server: Sendable {
     private let context: ServerContext
     // The daemon pointer, set by start and cleared by stop. OpaquePointer is not Sendable; the

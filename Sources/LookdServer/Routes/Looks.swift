@@ -1,5 +1,3 @@
-import Foundation
-import LookResolver
 
 /// `POST /v1/looks/resolve`: layers in, resolved look out — the dashboard's preview of an
 /// unpublished look, and thin clients. Nothing is stored.
@@ -12,15 +10,7 @@ enum LookRoutes {
                         413: "body over --max-body (body_too_large)", 415: "not JSON (unsupported_media_type)"],
             requestBody: "{\"dashboard\": {…}, \"code\": {…}, \"inferred\": {…}}")) { request in
             let body = try jsonBody(request, limits: app.limits)
-            let layers: LookLayers
-            do {
-                layers = try LookLayers(json: Data(body))
-            } catch let error as LookInputError {
-                throw HTTPError.jsonInvalid(error.message)
-            } catch {
-                throw HTTPError.jsonInvalid("the body is not a layers object: \(error)")
-            }
-            return Response.json(app.looks.resolve(layers), headers: [("Cache-Control", "no-store")])
+            return Response.json(try app.looks.resolve(body: body), headers: [("Cache-Control", "no-store")])
         })
     }
 }

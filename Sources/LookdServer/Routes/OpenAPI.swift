@@ -1,4 +1,4 @@
-import Foundation
+import StableJSON
 
 /// `GET /openapi.json`: an OpenAPI 3.1 description generated from the router's own route table, so
 /// every route is described; the integration tests call each described operation and check that the
@@ -6,15 +6,15 @@ import Foundation
 enum OpenAPIRoute {
     static let doc = RouteDoc(summary: "This OpenAPI 3.1 description.", responses: [200: "the description"])
 
-    static func register(into router: inout Router) {
+    static func register(into router: inout Router, limits: Limits) {
         let selfRoute = Route("GET", "/openapi.json", doc: doc) { _ in Response.json([]) }
-        let bytes = document(for: router.routes + [selfRoute])
+        let bytes = document(for: router.routes + [selfRoute], limits: limits)
         router.add(Route("GET", "/openapi.json", doc: doc) { _ in
             Response.json(bytes, headers: [("Cache-Control", "public, max-age=300")])
         })
     }
 
-    static func document(for routes: [Route]) -> [UInt8] {
+    static func document(for routes: [Route], limits: Limits) -> [UInt8] {
         var paths: [String: [String: Any]] = [:]
         for route in routes {
             let doc = route.doc
@@ -25,16 +25,22 @@ enum OpenAPIRoute {
             var parameters: [[String: Any]] = []
             for segment in route.pattern.split(separator: "/") where segment.hasPrefix("{") {
                 let name = String(segment.dropFirst().dropLast())
-                parameters.append(["name": name, "in": "path", "required": true, "schema": ["type": "string"] as [String: Any],
-                                   "description": name == "appKey" ? "pk_live_… or pk_test_… (41 characters, CRC-32 check characters)" : name])
+                parameters.append(["name": name, "in": "path", "required": true,
+                                   "schema": name == "appKey" ? OpenAPISchemas.appKey : ["type": "string"] as [String: Any],
+                                   "description": name == "appKey" ? "pk_live_… or pk_test_… (41 characters; the last 7 are CRC-32 check characters: a key that fails the check is 400 key_invalid)" : name])
             }
             for (name, description) in doc.query.sorted(by: { $0.key < $1.key }) {
-                parameters.append(["name": name, "in": "query", "required": false, "schema": ["type": "string"] as [String: Any], "description": description])
+                parameters.append(["name": name, "in": "query", "required": OpenAPISchemas.requiredQuery.contains(name),
+                                   "schema": OpenAPISchemas.query(name), "description": description])
+            }
+            for header in OpenAPISchemas.headers(method: route.method, pattern: route.pattern) {
+                parameters.append(["name": header.name, "in": "header", "required": false, "schema": header.schema, "description": header.description])
             }
             if !parameters.isEmpty { operation["parameters"] = parameters }
             if let body = doc.requestBody {
+                let schema = OpenAPISchemas.body(method: route.method, pattern: route.pattern, limits: limits) ?? ["type": "object"]
                 operation["requestBody"] = ["required": true, "description": body,
-                                            "content": ["application/json": ["schema": ["type": "object"]]]] as [String: Any]
+                                            "content": ["application/json": ["schema": schema]]] as [String: Any]
             }
             if doc.admin { operation["security"] = [["adminToken": [String]()]] }
             var responses: [String: Any] = [:]
@@ -64,9 +70,7 @@ enum OpenAPIRoute {
                 ] as [String: Any]],
             ] as [String: Any],
         ]
-        // Only plain strings, numbers, arrays and dictionaries above: serialization cannot fail.
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return Array(data)
+        return JSONWriter.bytes(jsonValue(document))
     }
 
     private static func operationID(_ route: Route) -> String {
@@ -74,5 +78,18 @@ enum OpenAPIRoute {
             word.prefix(1).uppercased() + word.dropFirst()
         }
         return route.method.lowercased() + words.joined()
+    }
+}
+
+/// The description's literal tree (strings, integers, booleans, arrays and dictionaries, as written above and in
+/// `OpenAPISchemas`) as a JSON value for the writer.
+private func jsonValue(_ value: Any) -> JSONValue {
+    switch value {
+    case let text as String: .string(text)
+    case let flag as Bool: .bool(flag)
+    case let number as Int: .number(JSONNumber(number))
+    case let list as [Any]: .array(list.map(jsonValue))
+    case let object as [String: Any]: .object(object.mapValues(jsonValue))
+    default: .null
     }
 }

@@ -32,11 +32,7 @@ enum PreviewRoutes {
                         413: "body over --max-body (body_too_large)", 415: "not JSON (unsupported_media_type)"],
             query: query, requestBody: "{\"dashboard\": {…}, \"code\": {…}, \"inferred\": {…}}", contentType: "text/html")) { request in
             let body = try jsonBody(request, limits: app.limits)
-            do {
-                return try page(try LookLayers(json: Data(body)), request, app)
-            } catch let error as LookInputError {
-                throw HTTPError.jsonInvalid(error.message)
-            }
+            return try page(try app.looks.layers(body), request, app)
         })
     }
 
@@ -45,7 +41,7 @@ enum PreviewRoutes {
         guard let appearances = PreviewRequest.appearances(appearance) else {
             throw HTTPError.badRequest("appearance_invalid", PreviewRequest.appearanceProblem(appearance))
         }
-        let (locale, _) = try app.strings.negotiate(request)
+        let (locale, _) = try app.strings.negotiate(lang: request.query("lang"), acceptLanguage: request.header("accept-language"))
         let look = app.looks.look(layers)
         let content: PreviewContent
         do {

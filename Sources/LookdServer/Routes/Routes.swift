@@ -8,7 +8,7 @@ enum Routes {
         LookRoutes.register(into: &router, app: services)
         AppRoutes.register(into: &router, app: services)
         PreviewRoutes.register(into: &router, app: services)
-        OpenAPIRoute.register(into: &router)
+        OpenAPIRoute.register(into: &router, limits: services.limits)
         return router
     }
 }

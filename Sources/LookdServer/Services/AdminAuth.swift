@@ -34,21 +34,33 @@ struct AdminAuth: Sendable {
         return AdminAuth(token: token)
     }
 
-    /// Throws 403 `forbidden` when no token is configured, 401 `unauthorized` when the request's
-    /// bearer token is missing or wrong.
-    func authorize(_ request: Request) throws {
-        guard let token else {
-            throw HTTPError.forbidden("admin routes are disabled: start lookd with --admin-token-file or LOOKD_ADMIN_TOKEN")
-        }
-        guard let header = request.header("authorization") else {
-            throw HTTPError.unauthorized("this route needs Authorization: Bearer <admin token>")
-        }
+    /// Checks an `Authorization` header value (nil when absent). Throws `AdminAuthError.disabled` when no
+    /// token is configured, `.missingToken` / `.wrongToken` when the bearer token is absent or wrong.
+    func authorize(authorization header: String?) throws {
+        guard let token else { throw AdminAuthError.disabled }
+        guard let header else { throw AdminAuthError.missingToken }
         let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw HTTPError.unauthorized("this route needs Authorization: Bearer <admin token>")
-        }
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw AdminAuthError.missingToken }
         guard constantTimeEqual(Array(parts[1].trimmingCharacters(in: .whitespaces).utf8), token) else {
-            throw HTTPError.unauthorized("the admin token is wrong")
+            throw AdminAuthError.wrongToken
+        }
+    }
+}
+
+/// Why an admin request was refused.
+public enum AdminAuthError: Error, Sendable, Equatable {
+    /// No admin token is configured: the admin API is off.
+    case disabled
+    /// No `Authorization: Bearer …` header.
+    case missingToken
+    /// A bearer token that is not the configured one.
+    case wrongToken
+
+    public var message: String {
+        switch self {
+        case .disabled: "admin routes are disabled: start lookd with --admin-token-file or LOOKD_ADMIN_TOKEN"
+        case .missingToken: "this route needs Authorization: Bearer <admin token>"
+        case .wrongToken: "the admin token is wrong"
         }
     }
 }

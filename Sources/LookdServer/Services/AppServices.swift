@@ -8,25 +8,27 @@ final class AppServices: Sendable {
     let auth: AdminAuth
     let looks: LookService
     let strings: StringsService
+    let lint: LintService
 
     init(store: LookStore, metrics: Metrics, limits: Limits, auth: AdminAuth, localizer: Localizer) {
         self.store = store
         self.strings = StringsService(localizer: localizer)
         self.looks = LookService(store: store, metrics: metrics, limits: limits, localizer: localizer)
+        self.lint = LintService(maxCatalogs: limits.maxLintLocales)
         self.metrics = metrics
         self.limits = limits
         self.auth = auth
     }
 
-    /// Runs a store operation; a StoreError becomes 503 `store_unavailable` with `Retry-After: 1`
-    /// (counted in `lookd_store_errors_total` and logged to stderr), never a crash.
+    /// Runs a store operation; a StoreError is counted in `lookd_store_errors_total`, logged to stderr and
+    /// rethrown as `StoreUnavailableError` (503 `store_unavailable` with `Retry-After: 1` over HTTP), never a crash.
     func guardStore<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as StoreError {
             metrics.storeErrors.add(1, ordering: .relaxed)
             ServerLog.error("lookd: store: \(error)")
-            throw HTTPError.storeUnavailable("the store is unavailable; retry shortly")
+            throw StoreUnavailableError(cause: "\(error)")
         }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import LookResolver
+import StableJSON
 import Strings
 import Synchronization
 
@@ -52,7 +52,7 @@ final class LookService: Sendable {
         self.limits = limits
     }
 
-    /// The SDK fetch response for `appKey` (already validated) in `locale`. Throws 404 `app_unknown`
+    /// The SDK fetch response for `appKey` (already validated) in `locale`. Throws `LookServiceError.appUnknown`
     /// when the app was never published, StoreError when the store fails.
     func fetch(appKey: String, locale: LocaleTag) throws -> CachedLook {
         let cacheKey = CacheKey(appKey: appKey, locale: locale)
@@ -61,7 +61,7 @@ final class LookService: Sendable {
             return hit
         }
         metrics.cacheMisses.add(1, ordering: .relaxed)
-        guard let stored = try store.current(appKey: appKey) else { throw HTTPError.appUnknown(appKey) }
+        guard let stored = try store.current(appKey: appKey) else { throw LookServiceError.appUnknown }
         let built = try build(appKey: appKey, locale: locale, stored)
         let capacity = limits.cacheBytes
         let cost = Cache.cost(cacheKey, built)
@@ -77,11 +77,41 @@ final class LookService: Sendable {
         return built
     }
 
-    /// Publishes `layer` (a validated dashboard layer) as the app's next version, after COMMIT.
-    /// Throws PublishConflict when `expected` does not hold, StoreError when the store fails.
-    func publish(appKey: String, layer: JSONValue, expected: PublishExpectation?, rolledBackFrom: Int? = nil) throws -> StoredVersion {
-        let text = try canonicalJSON(layer)
-        let stored = try store.publish(appKey: appKey, layer: text, expected: expected, rolledBackFrom: rolledBackFrom)
+    /// Reads, validates and publishes a dashboard layer (the request body's bytes) as the app's next version,
+    /// after COMMIT. Returns the stored version and the layer's warnings. Throws `LookServiceError`:
+    /// `.layerMalformed` (not a JSON object), `.limitExceeded` (too many keys or topics), `.layerInvalid`
+    /// (diagnostics with errors; nothing stored), `.versionConflict` (the precondition does not hold);
+    /// StoreError when the store fails.
+    func publish(appKey: String, body: [UInt8], precondition: PublishPrecondition?) throws -> (StoredVersion, [Diagnostic]) {
+        let layer = try readLayer(body)
+        try checkBounds(layer, field: "the layer")
+        let diagnostics = validateLayer(layer, as: .dashboard)
+        if diagnostics.contains(where: { $0.severity == .error }) {
+            throw LookServiceError.layerInvalid(bounded(diagnostics))
+        }
+        let stored = try publish(appKey: appKey, layer: layer, expected: try expectation(precondition, appKey: appKey))
+        return (stored, bounded(diagnostics))
+    }
+
+    /// Republishes version `to` as a new version. Throws `LookServiceError.appUnknown` / `.versionUnknown` /
+    /// `.versionConflict`, StoreError.
+    func rollback(appKey: String, to version: Int, precondition: PublishPrecondition?) throws -> StoredVersion {
+        guard let old = try store.version(appKey: appKey, version) else {
+            if try store.current(appKey: appKey) == nil { throw LookServiceError.appUnknown }
+            throw LookServiceError.versionUnknown(version)
+        }
+        let layer = try Self.stored(old.layer)
+        return try publish(appKey: appKey, layer: layer, expected: try expectation(precondition, appKey: appKey), rolledBackFrom: version)
+    }
+
+    private func publish(appKey: String, layer: JSONValue, expected: PublishExpectation?, rolledBackFrom: Int? = nil) throws -> StoredVersion {
+        let text = JSONWriter.string(layer)
+        let stored: StoredVersion
+        do {
+            stored = try store.publish(appKey: appKey, layer: text, expected: expected, rolledBackFrom: rolledBackFrom)
+        } catch let conflict as PublishConflict {
+            throw Self.conflict(current: conflict.current)
+        }
         metrics.publishes.add(1, ordering: .relaxed)
         cache.withLock { cache in
             for locale in LocaleTag.allIncludingPseudo { cache.remove(CacheKey(appKey: appKey, locale: locale)) }
@@ -90,32 +120,144 @@ final class LookService: Sendable {
         return stored
     }
 
-    /// Republishes version `to` as a new version. Throws 404 `app_unknown` / `version_unknown`,
-    /// PublishConflict, StoreError.
-    func rollback(appKey: String, to version: Int, expected: PublishExpectation?) throws -> StoredVersion {
-        guard let old = try store.version(appKey: appKey, version) else {
-            if try store.current(appKey: appKey) == nil { throw HTTPError.appUnknown(appKey) }
-            throw HTTPError(status: 404, code: "version_unknown", message: "this app has no version \(version)")
+    /// The store's expectation for a precondition. One named version is checked by the store inside the publish's
+    /// transaction; for several (or none of ours) the current version is read first, and the store still checks
+    /// it atomically.
+    private func expectation(_ precondition: PublishPrecondition?, appKey: String) throws -> PublishExpectation? {
+        switch precondition {
+        case nil: return nil
+        case .newApp?: return .newApp
+        case .anyVersion(let versions)?:
+            if versions.count == 1, let version = versions.first { return .version(version) }
+            let current = try store.current(appKey: appKey)?.version
+            if let current, versions.contains(current) { return .version(current) }
+            throw Self.conflict(current: current)
         }
-        let layer = try JSONDecoder().decode(JSONValue.self, from: Data(old.layer.utf8))
-        return try publish(appKey: appKey, layer: layer, expected: expected, rolledBackFrom: version)
     }
 
-    /// Resolves layers for a preview (nothing stored). Returns the resolved look's stable JSON bytes.
-    func resolve(_ layers: LookLayers) -> [UInt8] {
-        Array(resolver.resolve(layers).jsonData())
+    private static func conflict(current: Int?) -> LookServiceError {
+        guard let current else {
+            return .versionConflict(current: nil, reason: "the app has no published look yet; publish it with If-None-Match: *")
+        }
+        return .versionConflict(current: current, reason: "the app's current version is \(current); fetch it and retry with If-Match: \"v\(current)\"")
     }
 
-    /// The resolved look of layers (nothing stored), for the HTML preview.
+    /// Resolves layers (the request body's bytes: `{"dashboard", "code", "inferred"}`) over the defaults, nothing
+    /// stored. Returns the resolved look's stable JSON bytes, with at most `ServiceBounds.diagnostics` diagnostics
+    /// (then a `diagnostics_truncated` notice). Throws `LookServiceError.layerMalformed` / `.limitExceeded`.
+    func resolve(body: [UInt8]) throws -> [UInt8] {
+        look(try layers(body)).jsonBytes()
+    }
+
+    /// Reads the layers of a resolve or preview request body. Throws `LookServiceError.layerMalformed` when it is
+    /// not a layers object, `.limitExceeded` when a layer is over `ServiceBounds`.
+    func layers(_ body: [UInt8]) throws -> LookLayers {
+        let layers: LookLayers
+        do {
+            layers = try LookLayers(json: body, limits: readerLimits)
+        } catch let error as LookInputError {
+            if let readError = error.readError, [.depthLimit, .stringLimit, .valueLimit].contains(readError.code) {
+                throw LookServiceError.limitExceeded("the body is over a limit: \(readError.description)")
+            }
+            throw LookServiceError.layerMalformed(error.message)
+        }
+        for layer in LookLayer.inputs {
+            if let value = layers[layer] { try checkBounds(value, field: layer.rawValue) }
+        }
+        return layers
+    }
+
+    /// The resolved look of layers (nothing stored), its diagnostics bounded.
     func look(_ layers: LookLayers) -> ResolvedLook {
-        resolver.resolve(layers)
+        var look = resolver.resolve(layers)
+        look.diagnostics = bounded(look.diagnostics)
+        return look
     }
 
-    /// The app's published dashboard layer. Throws 404 `app_unknown` when it was never published,
+    /// The app's versions, newest first, at most `limit`: `{"appKey", "currentVersion", "versions": [{"etag", "layer",
+    /// "publishedAt", "rolledBackFrom", "version"}]}`. Throws `LookServiceError.appUnknown`, StoreError.
+    func history(appKey: String, limit: Int) throws -> [UInt8] {
+        let versions = try store.history(appKey: appKey, limit: limit)
+        guard let current = versions.first else { throw LookServiceError.appUnknown }
+        var writer = JSONWriter(capacity: 512 * versions.count + 128)
+        writer.beginObject()
+        writer.member("appKey", appKey)
+        writer.key("currentVersion")
+        writer.number(current.version)
+        writer.key("versions")
+        writer.beginArray()
+        for version in versions {
+            writer.beginObject()
+            writer.member("etag", "\"v\(version.version)\"")
+            writer.key("layer")
+            writer.write(try Self.stored(version.layer))
+            writer.member("publishedAt", version.publishedAt)
+            writer.key("rolledBackFrom")
+            if let from = version.rolledBackFrom { writer.number(from) } else { writer.null() }
+            writer.key("version")
+            writer.number(version.version)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// The app's published dashboard layer. Throws `LookServiceError.appUnknown` when it was never published,
     /// StoreError when the store fails.
     func publishedLayer(appKey: String) throws -> JSONValue {
-        guard let stored = try store.current(appKey: appKey) else { throw HTTPError.appUnknown(appKey) }
-        return try JSONDecoder().decode(JSONValue.self, from: Data(stored.layer.utf8))
+        guard let stored = try store.current(appKey: appKey) else { throw LookServiceError.appUnknown }
+        return try Self.stored(stored.layer)
+    }
+
+    /// A layer as the store keeps it (written by `JSONWriter`, so always readable).
+    private static func stored(_ text: String) throws -> JSONValue {
+        try JSONReader.read(Array(text.utf8))
+    }
+
+    /// A layer body as a JSON object, read by StableJSON's strict reader: RFC 8259 exactly (UTF-8 without a BOM, no
+    /// trailing comma, no duplicate key), numbers kept as sent. Throws `LookServiceError.layerMalformed` naming the
+    /// problem and its line and column.
+    private func readLayer(_ body: [UInt8]) throws -> JSONValue {
+        let layer: JSONValue
+        do {
+            layer = try JSONReader.read(body, limits: readerLimits)
+        } catch let error as JSONReadError {
+            if [.depthLimit, .stringLimit, .valueLimit].contains(error.code) {
+                throw LookServiceError.limitExceeded("the body is over a limit: \(error.description)")
+            }
+            throw LookServiceError.layerMalformed("the body is not valid JSON: \(error.description)")
+        }
+        guard case .object = layer else { throw LookServiceError.layerMalformed("the dashboard layer must be a JSON object") }
+        return layer
+    }
+
+    /// Refuses a layer with more keys than `ServiceBounds.layerKeys` or more topics than `Limits.maxTopics`: each
+    /// costs resolve time and a diagnostic. Throws `LookServiceError.limitExceeded`.
+    private func checkBounds(_ layer: JSONValue, field: String) throws {
+        guard case .object(let fields) = layer else { return }
+        guard fields.count <= ServiceBounds.layerKeys else {
+            throw LookServiceError.limitExceeded("\(field) has \(fields.count) keys; at most \(ServiceBounds.layerKeys) are accepted")
+        }
+        if case .array(let topics)? = fields["topics"], topics.count > limits.maxTopics {
+            throw LookServiceError.limitExceeded("the layer has \(topics.count) topics; at most \(limits.maxTopics) are accepted")
+        }
+    }
+
+    /// The strict reader's bounds for request bodies: `Limits`' depth and string length, `ServiceBounds.jsonValues`.
+    private var readerLimits: JSONReader.Limits {
+        JSONReader.Limits(maxDepth: limits.maxJSONDepth, maxStringBytes: limits.maxStringBytes, maxValues: ServiceBounds.jsonValues)
+    }
+
+    /// At most `ServiceBounds.diagnostics` diagnostics; when more, the first ones and a notice saying how many were left out.
+    private func bounded(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        guard diagnostics.count > ServiceBounds.diagnostics else { return diagnostics }
+        let kept = ServiceBounds.diagnostics - 1
+        var notice = Diagnostic(layer: diagnostics[kept].layer, field: "", code: .invalidLayer,
+                                message: ServiceBounds.omitted(diagnostics.count - kept, of: "diagnostics"))
+        notice.code = "diagnostics_truncated"
+        notice.severity = .warning
+        return Array(diagnostics.prefix(kept)) + [notice]
     }
 
     /// `{"appKey","dashboard","direction","locale","look","publishedAt","texts","version"}` — keys
@@ -124,9 +266,8 @@ final class LookService: Sendable {
     /// and prefill — the team's own translation when it has one for the locale's fallback chain, the
     /// catalog's message for built-in texts.
     private func build(appKey: String, locale: LocaleTag, _ stored: StoredVersion) throws -> CachedLook {
-        let layer = try JSONDecoder().decode(JSONValue.self, from: Data(stored.layer.utf8))
+        let layer = try Self.stored(stored.layer)
         let resolved = resolver.resolve(LookLayers(dashboard: layer))
-        let look = resolved.jsonData()
         let chain = localizer.fallbackChain(for: locale).map(\.identifier)
         func localized(_ text: LocalizedText) -> String {
             if case .catalog(let key, let english) = text {
@@ -134,28 +275,37 @@ final class LookService: Sendable {
             }
             return text.text(preferring: chain)
         }
-        var texts = "{\"replyExpectation\":" + jsonString(localized(resolved.replyExpectation.value)) + ",\"topics\":["
-        texts += resolved.topics.value.map { topic in
-            "{\"id\":\(jsonString(topic.id)),\"label\":\(jsonString(localized(topic.label))),\"prefill\":"
-                + (topic.prefill.map { jsonString(localized($0)) } ?? "null") + "}"
-        }.joined(separator: ",")
-        texts += "]}"
-        var body: [UInt8] = []
-        body.reserveCapacity(stored.layer.utf8.count + look.count + texts.utf8.count + 200)
-        body += Array("{\"appKey\":\(jsonString(appKey)),\"dashboard\":".utf8)
-        body += Array(stored.layer.utf8)
-        body += Array(",\"direction\":\"\(Localizer.direction(of: locale).rawValue)\",\"locale\":\(jsonString(locale.identifier)),\"look\":".utf8)
-        body += Array(look)
-        body += Array(",\"publishedAt\":\(jsonString(stored.publishedAt)),\"texts\":\(texts),\"version\":\(stored.version)}".utf8)
+        var writer = JSONWriter(capacity: stored.layer.utf8.count + 4_096)
+        writer.beginObject()
+        writer.member("appKey", appKey)
+        writer.key("dashboard")
+        writer.write(layer)
+        writer.member("direction", Localizer.direction(of: locale).rawValue)
+        writer.member("locale", locale.identifier)
+        writer.key("look")
+        resolved.write(to: &writer)
+        writer.member("publishedAt", stored.publishedAt)
+        writer.key("texts")
+        writer.beginObject()
+        writer.member("replyExpectation", localized(resolved.replyExpectation.value))
+        writer.key("topics")
+        writer.beginArray()
+        for topic in resolved.topics.value {
+            writer.beginObject()
+            writer.member("id", topic.id)
+            writer.member("label", localized(topic.label))
+            writer.key("prefill")
+            if let prefill = topic.prefill { writer.string(localized(prefill)) } else { writer.null() }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        writer.key("version")
+        writer.number(stored.version)
+        writer.endObject()
+        let body = writer.bytes
         return CachedLook(version: stored.version, body: body, etag: "\"v\(stored.version)-\(fnv1a64Hex(body))\"")
     }
-}
-
-/// A JSON value as canonical text: sorted keys, no insignificant whitespace.
-func canonicalJSON(_ value: JSONValue) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
 }
 
 /// FNV-1a, 64-bit, as 16 lower-case hex digits. Not cryptographic: it tells byte strings apart for ETags.

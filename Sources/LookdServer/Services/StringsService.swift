@@ -1,5 +1,4 @@
-import Foundation
-import LookResolver
+import StableJSON
 import Strings
 import Synchronization
 
@@ -22,28 +21,41 @@ final class StringsService: Sendable {
 
     init(localizer: Localizer) {
         self.localizer = localizer
-        let locales: [[String: Any]] = LocaleInfo.all.map { info in
-            ["locale": info.locale.identifier, "direction": info.direction.rawValue, "nativeName": info.nativeName,
-             "pluralCategories": info.pluralCategories.map(\.rawValue),
-             "fallbackChain": localizer.fallbackChain(for: info.locale).map(\.identifier)]
+        let locales: [JSONValue] = LocaleInfo.all.map { info in
+            .object(["locale": .string(info.locale.identifier), "direction": .string(info.direction.rawValue),
+                     "nativeName": .string(info.nativeName),
+                     "pluralCategories": .array(info.pluralCategories.map { .string($0.rawValue) }),
+                     "fallbackChain": Self.tags(localizer.fallbackChain(for: info.locale))])
         }
-        localesBody = Array((try? JSONSerialization.data(withJSONObject: ["locales": locales], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
+        localesBody = JSONWriter.bytes(.object(["locales": .array(locales)]))
     }
 
-    /// The locale for a request: `lang` (validated; the SDK's explicit language) beats `Accept-Language`;
-    /// no match gives English. Throws 400 `lang_invalid` for a malformed `lang`.
-    func negotiate(_ request: Request) throws -> (locale: LocaleTag, matched: Bool) {
-        let lang = request.query("lang")
-        if let lang { try validateLanguageTag(lang) }
-        let header = request.header("accept-language").map { String($0.prefix(1024)) }
+    /// The locale for a request: `lang` (the SDK's explicit language; a well-formed BCP 47 tag) beats the
+    /// `Accept-Language` value; no match gives English. Throws `StringsServiceError.langInvalid` for a malformed
+    /// `lang` (also one with a control character, e.g. `de\u{0}fr`: never read as `de`).
+    func negotiate(lang: String?, acceptLanguage: String?) throws -> (locale: LocaleTag, matched: Bool) {
+        let header = acceptLanguage.map { String($0.prefix(1024)) }
         let memoKey = (lang ?? "") + "\u{0}" + (header ?? "")
+        // Only valid `lang` values are remembered, so a hit needs no validation.
         if let known = memo.withLock({ $0[memoKey] }) { return known }
+        if let lang { try Self.validate(lang) }
         let result = negotiateUncached(lang: lang, header: header)
         memo.withLock { memo in
             if memo.count >= Self.memoLimit { memo.removeAll(keepingCapacity: true) }
             memo[memoKey] = result
         }
         return result
+    }
+
+    /// Longest `lang` accepted, in bytes (BCP 47 tags in use are far shorter; 35 is RFC 5646's advice for buffers).
+    static let maxTagBytes = 35
+
+    /// Checks a `lang` or `locale` value: a well-formed BCP 47 tag (Strings' `LanguageTag.isWellFormed`, the one
+    /// validator) of at most `maxTagBytes` bytes. Throws `StringsServiceError.langInvalid`.
+    static func validate(_ tag: String) throws {
+        guard tag.utf8.count <= maxTagBytes, tag.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), LanguageTag.isWellFormed(tag) else {
+            throw StringsServiceError.langInvalid
+        }
     }
 
     private func negotiateUncached(lang: String?, header: String?) -> (locale: LocaleTag, matched: Bool) {
@@ -60,16 +72,15 @@ final class StringsService: Sendable {
     func catalog(_ locale: LocaleTag) -> CachedBody {
         if let hit = catalogs.withLock({ $0[locale] }) { return hit }
         let merged = localizer.catalogs(for: locale)
-        var messages: [String: Any] = [:]
+        var messages: [String: JSONValue] = [:]
         for (key, entry) in merged.entries {
-            messages[key] = ["pattern": entry.pattern, "servedBy": entry.servedBy.identifier]
+            messages[key] = .object(["pattern": .string(entry.pattern), "servedBy": .string(entry.servedBy.identifier)])
         }
-        let object: [String: Any] = [
-            "locale": locale.identifier, "direction": Localizer.direction(of: locale).rawValue,
-            "pluralCategories": Localizer.pluralCategories(of: locale).map(\.rawValue),
-            "fallbackChain": merged.chain.map(\.identifier), "messages": messages,
-        ]
-        let body = Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
+        let body = JSONWriter.bytes(.object([
+            "locale": .string(locale.identifier), "direction": .string(Localizer.direction(of: locale).rawValue),
+            "pluralCategories": .array(Localizer.pluralCategories(of: locale).map { .string($0.rawValue) }),
+            "fallbackChain": Self.tags(merged.chain), "messages": .object(messages),
+        ]))
         let built = CachedBody(body: body, etag: "\"\(locale.identifier)-\(fnv1a64Hex(body))\"")
         catalogs.withLock { $0[locale] = built }
         return built
@@ -77,7 +88,8 @@ final class StringsService: Sendable {
 
     /// Formats `key` with JSON `arguments`: numbers become integers (when whole) or doubles; a string
     /// becomes a date when the message uses that argument as a date or time (ISO 8601, or YYYY-MM-DD
-    /// read as noon UTC). Throws 400 `format_failed` with the library's reason; never partial text.
+    /// read as noon UTC). Throws `StringsServiceError.keyUnknown` / `.formatFailed` with the library's reason;
+    /// never partial text.
     func format(key: String, locale: LocaleTag, arguments: [String: JSONValue]) throws -> FormattedMessage {
         do {
             let types = (try? localizer.structure(key: key, locale: locale).argumentTypes) ?? [:]
@@ -87,26 +99,84 @@ final class StringsService: Sendable {
             }
             return try localizer.format(key: key, locale: locale, arguments: values)
         } catch let error as FormatError {
-            if case .unknownKey = error { throw HTTPError(status: 404, code: "key_unknown", message: error.description) }
-            throw HTTPError.badRequest("format_failed", error.description)
+            if case .unknownKey = error { throw StringsServiceError.keyUnknown(error.description) }
+            throw StringsServiceError.formatFailed(error.description)
         }
+    }
+
+    /// Locale tags as a JSON array of their identifiers.
+    private static func tags(_ locales: [LocaleTag]) -> JSONValue {
+        .array(locales.map { .string($0.identifier) })
+    }
+
+    /// Most messages in one format batch.
+    static let maxBatch = 200
+
+    /// A format request's body: one message `{"locale", "key", "arguments"}` or a batch
+    /// `{"locale", "messages": [{"key", "arguments"}]}` (at most `maxBatch`). Returns the negotiated locale and the
+    /// answer's JSON bytes (`{"direction", "locale", "key", "servedBy", "text"}` or `{…, "messages": [...]}`).
+    /// Throws `StringsServiceError` (`.requestInvalid`, `.langInvalid`, `.limitExceeded`, `.keyUnknown`, `.formatFailed`).
+    func format(body: [UInt8]) throws -> (locale: LocaleTag, json: [UInt8]) {
+        guard case .object(let object)? = try? JSONReader.read(body) else {
+            throw StringsServiceError.requestInvalid("the body must be a JSON object")
+        }
+        var tag = "en"
+        if let value = object["locale"] {
+            guard case .string(let given) = value else { throw StringsServiceError.requestInvalid("locale must be a string") }
+            try Self.validate(given)
+            tag = given
+        }
+        let locale = localizer.negotiate(tag: tag)
+        func one(_ item: [String: JSONValue]) throws -> [String: JSONValue] {
+            guard case .string(let key)? = item["key"], !key.isEmpty else { throw StringsServiceError.requestInvalid("each message needs a \"key\" string") }
+            var arguments: [String: JSONValue] = [:]
+            if let value = item["arguments"] {
+                guard case .object(let given) = value else { throw StringsServiceError.requestInvalid("arguments must be an object") }
+                arguments = given
+            }
+            let formatted = try format(key: key, locale: locale, arguments: arguments)
+            return ["key": .string(key), "text": .string(formatted.text), "servedBy": .string(formatted.servedBy.identifier)]
+        }
+        var result: [String: JSONValue] = ["locale": .string(locale.identifier), "direction": .string(Localizer.direction(of: locale).rawValue)]
+        if let messages = object["messages"] {
+            guard case .array(let items) = messages else { throw StringsServiceError.requestInvalid("messages must be an array") }
+            guard items.count <= Self.maxBatch else { throw StringsServiceError.limitExceeded("at most \(Self.maxBatch) messages per request") }
+            result["messages"] = .array(try items.map { item in
+                guard case .object(let fields) = item else { throw StringsServiceError.requestInvalid("each message must be an object") }
+                return .object(try one(fields))
+            })
+        } else {
+            for (name, value) in try one(object) { result[name] = value }
+        }
+        return (locale, JSONWriter.bytes(.object(result)))
+    }
+
+    /// `GET /v1/locales/match`'s answer: `{"direction", "fallbackChain", "locale", "matched"}`.
+    func match(lang: String?, acceptLanguage: String?) throws -> (locale: LocaleTag, json: [UInt8]) {
+        let (locale, matched) = try negotiate(lang: lang, acceptLanguage: acceptLanguage)
+        let body = JSONWriter.bytes(.object([
+            "locale": .string(locale.identifier), "matched": .bool(matched), "direction": .string(Localizer.direction(of: locale).rawValue),
+            "fallbackChain": Self.tags(localizer.fallbackChain(for: locale)),
+        ]))
+        return (locale, body)
     }
 
     private func argument(name: String, _ value: JSONValue, wantsDate: Bool) throws -> Argument {
         switch value {
-        case .number(let double):
+        case .number(let number):
+            let double = number.double
             if double.rounded() == double, abs(double) < 9e15 { return .integer(Int64(double)) }
             return .double(double)
         case .string(let text):
             if wantsDate {
                 guard let date = Argument.date(parsing: text) else {
-                    throw HTTPError.badRequest("format_failed", "argument '\(name)' is a date: send YYYY-MM-DD or an ISO 8601 date-time")
+                    throw StringsServiceError.formatFailed("argument '\(name)' is a date: send YYYY-MM-DD or an ISO 8601 date-time")
                 }
                 return .date(date)
             }
             return .string(text)
         default:
-            throw HTTPError.badRequest("format_failed", "argument '\(name)' must be a number or a string")
+            throw StringsServiceError.formatFailed("argument '\(name)' must be a number or a string")
         }
     }
 }

@@ -1,7 +1,7 @@
-/// One of the 50 locales the chat ships in, by its BCP 47 tag: `en`, `pt-BR`, `zh-Hant`, `es-419`, … — or one of
-/// the two pseudo-locales generated from English for layout testing (`pseudoAccented` en-XA, `pseudoBidi` ar-XB;
-/// see `PseudoLocalization`). Negotiation turns any input into one of the 50; a pseudo-locale only when asked for
-/// by exactly its tag (see `LocaleNegotiator`).
+/// One of the 50 locales the chat ships in (docs/strings.md#the-50-locales), by its BCP 47 tag: `en`, `pt-BR`,
+/// `zh-Hant`, `es-419`, … — or one of the two pseudo-locales generated from English for layout testing
+/// (`pseudoAccented` en-XA, `pseudoBidi` ar-XB; see `PseudoLocalization`). Negotiation turns any input into one of
+/// the 50; a pseudo-locale only when asked for by exactly its tag (see `LocaleNegotiator`).
 public struct LocaleTag: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The BCP 47 tag exactly as the catalog file is named, e.g. "zh-HK".
     public let identifier: String
@@ -40,7 +40,7 @@ public struct LocaleTag: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static func < (lhs: LocaleTag, rhs: LocaleTag) -> Bool { lhs.index < rhs.index }
 
-    /// The 50 locales, in the order of DESIGN.md.
+    /// The 50 locales, in the order of docs/strings.md#the-50-locales.
     public static let all: [LocaleTag] = identifiers.enumerated().map { LocaleTag(identifier: $1, index: $0) }
 
     /// English, the source language and the answer when nothing else matches.
@@ -65,7 +65,7 @@ public struct LocaleTag: Hashable, Comparable, Sendable, CustomStringConvertible
     /// the pseudo-locales, else the locale itself.
     var conventionsIdentifier: String { isPseudo ? LocaleTag.english.identifier : identifier }
 
-    /// The supported tags, in DESIGN.md's order.
+    /// The supported tags, in the order of docs/strings.md#the-50-locales.
     static let identifiers: [String] = [
         "ar", "bn", "bg", "ca", "zh-Hans", "zh-Hant", "zh-HK", "hr", "cs", "da",
         "nl", "en", "fi", "fr", "fr-CA", "de", "el", "gu", "he", "hi",

@@ -6,7 +6,7 @@ public struct GitHubReporter: LintReporter {
 
     public func render(_ report: LintReport) -> String {
         var out = ""
-        for finding in report.findings {
+        for finding in report.shownFindings {
             let command = finding.severity == .error ? "error" : "warning"
             let properties = [
                 "file=" + Self.escapeProperty(finding.file),
@@ -16,6 +16,7 @@ public struct GitHubReporter: LintReporter {
             ].joined(separator: ",")
             out += "::\(command) \(properties)::\(Self.escapeData(finding.message))\n"
         }
+        if let notice = report.omissionNotice { out += "lookd lint: \(notice)\n" }
         out += "lookd lint: \(report.summary)\n"
         return out
     }

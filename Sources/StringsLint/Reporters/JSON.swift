@@ -1,34 +1,41 @@
+import StableJSON
 import Strings
-import Foundation
 
 /// A stable JSON document (schema version 1, documented in the README, section `lookd lint`):
 /// `{"schemaVersion": 1, "tool": {...}, "summary": {...}, "findings": [{check, severity, file, line, column,
-/// locale, key, message, fingerprint}]}`. Keys sorted; absent `locale` / `key` are null.
+/// locale, key, message, fingerprint}]}`. Keys sorted; absent `locale` / `key` are null; when the report is
+/// limited, `summary.omitted` and `summary.omittedNotice` say how many findings were left out. Written by StableJSON's writer.
 public struct JSONReporter: LintReporter {
     public init() {}
 
     public func render(_ report: LintReport) -> String {
-        let findings: [[String: Any]] = report.findings.map { finding in
-            [
-                "check": finding.check.code,
-                "severity": finding.severity.rawValue,
-                "file": finding.file,
-                "line": finding.position.line,
-                "column": finding.position.column,
-                "locale": finding.locale.map { $0 as Any } ?? NSNull(),
-                "key": finding.key.map { $0 as Any } ?? NSNull(),
-                "message": finding.message,
-                "fingerprint": finding.fingerprint,
-            ]
+        let findings: [JSONValue] = report.shownFindings.map { finding in
+            .object([
+                "check": .string(finding.check.code),
+                "severity": .string(finding.severity.rawValue),
+                "file": .string(finding.file),
+                "line": .number(JSONNumber(finding.position.line)),
+                "column": .number(JSONNumber(finding.position.column)),
+                "locale": finding.locale.map { .string($0) } ?? .null,
+                "key": finding.key.map { .string($0) } ?? .null,
+                "message": .string(finding.message),
+                "fingerprint": .string(finding.fingerprint),
+            ])
         }
-        let document: [String: Any] = [
-            "schemaVersion": 1,
-            "tool": ["name": "lookd lint", "version": report.toolVersion],
-            "summary": ["files": report.fileCount, "errors": report.errorCount, "warnings": report.warningCount,
-                        "suppressed": report.suppressedCount],
-            "findings": findings,
+        var summary: [String: JSONValue] = [
+            "files": .number(JSONNumber(report.fileCount)), "errors": .number(JSONNumber(report.errorCount)),
+            "warnings": .number(JSONNumber(report.warningCount)), "suppressed": .number(JSONNumber(report.suppressedCount)),
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        if let notice = report.omissionNotice {
+            summary["omitted"] = .number(JSONNumber(report.omittedCount))
+            summary["omittedNotice"] = .string(notice)
+        }
+        let document: JSONValue = .object([
+            "schemaVersion": .number(1),
+            "tool": .object(["name": .string("lookd lint"), "version": .string(report.toolVersion)]),
+            "summary": .object(summary),
+            "findings": .array(findings),
+        ])
+        return JSONWriter.string(document, pretty: true) + "\n"
     }
 }

@@ -1,5 +1,6 @@
-import Strings
 import Foundation
+import StableJSON
+import Strings
 
 /// SARIF 2.1.0 (OASIS), as code-scanning services accept it: one run, the tool's rules (every check, with its
 /// default level), one result per finding with a physical location (file URI relative to the working directory,
@@ -11,48 +12,52 @@ public struct SARIFReporter: LintReporter {
 
     public func render(_ report: LintReport) -> String {
         let checks = LintCheck.allCases
-        let rules: [[String: Any]] = checks.map { check in
-            [
-                "id": check.code,
-                "name": Self.ruleName(check),
-                "shortDescription": ["text": check.title],
-                "fullDescription": ["text": check.explanation],
-                "defaultConfiguration": ["level": check.defaultSeverity == .error ? "error" : "warning"],
-                "help": ["text": check.explanation],
-            ]
+        func text(_ value: String) -> JSONValue { .object(["text": .string(value)]) }
+        func level(_ severity: LintSeverity) -> JSONValue { .string(severity == .error ? "error" : "warning") }
+        let rules: [JSONValue] = checks.map { check in
+            .object([
+                "id": .string(check.code),
+                "name": .string(Self.ruleName(check)),
+                "shortDescription": text(check.title),
+                "fullDescription": text(check.explanation),
+                "defaultConfiguration": .object(["level": level(check.defaultSeverity)]),
+                "help": text(check.explanation),
+            ])
         }
-        let results: [[String: Any]] = report.findings.map { finding in
-            [
-                "ruleId": finding.check.code,
-                "ruleIndex": checks.firstIndex(of: finding.check)!,
-                "level": finding.severity == .error ? "error" : "warning",
-                "message": ["text": finding.message],
-                "locations": [[
-                    "physicalLocation": [
-                        "artifactLocation": ["uri": Self.uri(finding.file)],
-                        "region": ["startLine": finding.position.line, "startColumn": finding.position.column],
-                    ],
-                ]],
-                "partialFingerprints": ["lookdLint/v1": finding.fingerprint],
-            ]
+        let results: [JSONValue] = report.shownFindings.map { finding in
+            .object([
+                "ruleId": .string(finding.check.code),
+                "ruleIndex": .number(JSONNumber(checks.firstIndex(of: finding.check) ?? 0)),
+                "level": level(finding.severity),
+                "message": text(finding.message),
+                "locations": .array([.object([
+                    "physicalLocation": .object([
+                        "artifactLocation": .object(["uri": .string(Self.uri(finding.file))]),
+                        "region": .object(["startLine": .number(JSONNumber(finding.position.line)),
+                                           "startColumn": .number(JSONNumber(finding.position.column))]),
+                    ]),
+                ])]),
+                "partialFingerprints": .object(["lookdLint/v1": .string(finding.fingerprint)]),
+            ])
         }
-        let document: [String: Any] = [
-            "$schema": Self.schema,
-            "version": "2.1.0",
-            "runs": [[
-                "tool": ["driver": [
-                    "name": "lookd-lint",
-                    "fullName": "lookd lint (translation catalog linter)",
-                    "version": report.toolVersion,
-                    "semanticVersion": report.toolVersion,
-                    "rules": rules,
-                ]],
-                "columnKind": "unicodeCodePoints",
-                "results": results,
-            ]],
+        var run: [String: JSONValue] = [
+            "tool": .object(["driver": .object([
+                "name": .string("lookd-lint"),
+                "fullName": .string("lookd lint (translation catalog linter)"),
+                "version": .string(report.toolVersion),
+                "semanticVersion": .string(report.toolVersion),
+                "rules": .array(rules),
+            ])]),
+            "columnKind": .string("unicodeCodePoints"),
+            "results": .array(results),
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        // SARIF's own way to say a run's results are incomplete: a tool notification.
+        if let notice = report.omissionNotice {
+            run["invocations"] = .array([.object(["executionSuccessful": .bool(true),
+                                                  "toolExecutionNotifications": .array([.object(["level": .string("warning"), "message": text(notice)])])])])
+        }
+        let document: JSONValue = .object(["$schema": .string(Self.schema), "version": .string("2.1.0"), "runs": .array([.object(run)])])
+        return JSONWriter.string(document, pretty: true) + "\n"
     }
 
     /// "missing-key" → "MissingKey" (SARIF's rule `name` is an identifier-like label).

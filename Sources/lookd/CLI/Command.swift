@@ -25,6 +25,7 @@ enum CommandLineTool {
         LocalesCommand.self,
         PreviewCommand.self,
         LintCommand.self,
+        ExportCommand.self, ImportCommand.self,
         ServeCommand.self,
         KeygenCommand.self,
     ]
@@ -49,15 +50,10 @@ enum CommandLineTool {
                 return 0
             }
             return try command.run(arguments)
-        } catch let error as UsageError {
-            Console.error("lookd \(name): \(error.description)")
-            return 2
-        } catch let error as ConfigurationError {
-            Console.error("lookd \(name): \(error.description)")
-            return 2
         } catch {
-            Console.error("lookd \(name): \(error)")
-            return 2
+            let report = FailureReport.of(error)
+            Console.error("lookd \(name): \(report.message)")
+            return report.exitCode
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StableJSON
 import Strings
 
 /// `lookd format --locale ru --key thread.unread count=5 [name=…] [date=2026-11-12]`
@@ -37,10 +38,10 @@ enum FormatCommand: Command {
             throw UsageError(error.description)
         }
         if arguments.flag("json") {
-            let object: [String: Any] = ["key": key, "locale": result.locale.identifier, "servedBy": result.servedBy.identifier,
-                                         "text": result.text, "direction": Localizer.direction(of: locale).rawValue]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            Console.write(data + Data("\n".utf8))
+            let object: JSONValue = .object(["key": .string(key), "locale": .string(result.locale.identifier),
+                                             "servedBy": .string(result.servedBy.identifier), "text": .string(result.text),
+                                             "direction": .string(Localizer.direction(of: locale).rawValue)])
+            Console.write(Data(JSONWriter.bytes(object) + Array("\n".utf8)))
         } else {
             print(result.text)
         }

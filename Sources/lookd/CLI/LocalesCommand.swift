@@ -1,4 +1,5 @@
 import Foundation
+import StableJSON
 import Strings
 
 /// `lookd locales [--json]`: the 50 locales, then the pseudo-locales (flagged), with direction, native name and
@@ -13,14 +14,13 @@ enum LocalesCommand: Command {
         guard arguments.positionals.isEmpty else { throw UsageError("takes no arguments\n\(usage)") }
         let infos = LocaleInfo.allIncludingPseudo
         if arguments.flag("json") {
-            let objects: [[String: Any]] = infos.map { info in
-                ["locale": info.locale.identifier, "direction": info.direction.rawValue, "nativeName": info.nativeName,
-                 "pseudo": info.isPseudo,
-                 "pluralCategories": info.pluralCategories.map(\.rawValue),
-                 "fallbackChain": FallbackChain.chain(for: info.locale).map(\.identifier)]
+            let objects: [JSONValue] = infos.map { info in
+                .object(["locale": .string(info.locale.identifier), "direction": .string(info.direction.rawValue),
+                         "nativeName": .string(info.nativeName), "pseudo": .bool(info.isPseudo),
+                         "pluralCategories": .array(info.pluralCategories.map { .string($0.rawValue) }),
+                         "fallbackChain": .array(FallbackChain.chain(for: info.locale).map { .string($0.identifier) })])
             }
-            let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
-            Console.write(data + Data("\n".utf8))
+            Console.write(Data(JSONWriter.bytes(.array(objects), pretty: true) + Array("\n".utf8)))
             return 0
         }
         for info in infos {

@@ -1,4 +1,5 @@
 import Foundation
+import StableJSON
 import Strings
 
 /// `lookd match TAG…` / `lookd match --accept-language "…"`: the chosen locale and its fallback chain.
@@ -35,10 +36,9 @@ enum MatchCommand: Command {
         }
         let chain = FallbackChain.chain(for: chosen)
         if arguments.flag("json") {
-            let object: [String: Any] = ["locale": chosen.identifier, "chain": chain.map(\.identifier),
-                                         "direction": Localizer.direction(of: chosen).rawValue, "pseudo": chosen.isPseudo]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-            Console.write(data + Data("\n".utf8))
+            let object: JSONValue = .object(["locale": .string(chosen.identifier), "chain": .array(chain.map { .string($0.identifier) }),
+                                             "direction": .string(Localizer.direction(of: chosen).rawValue), "pseudo": .bool(chosen.isPseudo)])
+            Console.write(Data(JSONWriter.bytes(object) + Array("\n".utf8)))
         } else {
             print("locale: \(chosen.identifier)")
             print("chain:  \(chain.map(\.identifier).joined(separator: " → "))")

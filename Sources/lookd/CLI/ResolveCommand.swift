@@ -1,4 +1,5 @@
 import Foundation
+import StableJSON
 import LookResolver
 
 /// `lookd resolve [FILE|-]`: layers in, resolved look out.
@@ -32,11 +33,9 @@ enum ResolveCommand: Command {
                 throw UsageError("\(path == "-" ? "standard input" : path): \(error.message)")
             }
         }
-        var output = Resolver().resolve(layers).jsonData()
-        if arguments.flag("pretty"), let object = try? JSONSerialization.jsonObject(with: output) {
-            output = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? output
-        }
-        Console.write(output + Data("\n".utf8))
+        let look = Resolver().resolve(layers)
+        let output = arguments.flag("pretty") ? JSONWriter.bytes(look.jsonValue, pretty: true) : look.jsonBytes()
+        Console.write(Data(output + Array("\n".utf8)))
         return 0
     }
 }

@@ -11,6 +11,9 @@ public struct AccentColor: Hashable, Sendable {
 
     public init(_ both: RGBColor) { self.init(light: both, dark: both) }
 
+    /// One combine of both colours (the palette memo hashes an accent on every resolve).
+    public func hash(into hasher: inout Hasher) { hasher.combine(UInt64(light.packed) << 24 | UInt64(dark.packed)) }
+
     /// iOS systemBlue: `#007AFF` light, `#0A84FF` dark.
     public static let systemBlue = AccentColor(
         light: RGBColor(red: 0x00, green: 0x7A, blue: 0xFF),

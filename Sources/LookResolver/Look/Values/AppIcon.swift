@@ -10,9 +10,17 @@ public enum AppIcon: Hashable, Sendable {
     /// No icon and no name: a generic chat glyph.
     case glyph
 
-    /// The first grapheme of `name`, uppercased when uppercasing keeps it a single grapheme.
+    /// The first grapheme of `name` that starts with a visible character (a letter, number, punctuation or
+    /// symbol; never a control, format, bidi or zero-width character), uppercased when uppercasing keeps it a
+    /// single grapheme. nil when `name` has no visible character.
     public static func monogram(of name: String) -> String? {
-        guard let first = name.first else { return nil }
+        // An ASCII letter or digit followed by ASCII (or nothing) is a whole grapheme: no grapheme breaking.
+        var utf8 = name.utf8.makeIterator()
+        if let first = utf8.next(), first > 0x20, first < 0x7F, (utf8.next() ?? 0) < 0x80 {
+            let upper = first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") ? first - 0x20 : first
+            return String(Character(Unicode.Scalar(upper)))
+        }
+        guard let first = name.first(where: { $0.unicodeScalars.first.map(VisibleText.isVisible) ?? false }) else { return nil }
         let upper = String(first).uppercased()
         return upper.count == 1 ? upper : String(first)
     }

@@ -23,7 +23,19 @@ final class Metrics: Sendable {
     let inflightRequests = Atomic<Int>(0)
     let publishes = Atomic<UInt64>(0)
 
+    /// The `method` label's values: the methods lookd's routes use and the other common ones; any other method
+    /// (including a malformed one) is counted as `other`, so clients cannot add series or break the page.
+    static let methodLabels: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]
+
+    /// The label value for a request method: the method itself when it is one of `methodLabels`, else `other`.
+    static func methodLabel(_ method: String) -> String {
+        methodLabels.contains(method) ? method : "other"
+    }
+
+    /// Counts one answered request. `method` is any method as received; `route` is the matched route's pattern
+    /// (or a fixed label for unmatched requests). Thread-safe.
     func recordRequest(method: String, route: String, status: Int, durationSeconds: Double) {
+        let method = Self.methodLabel(method)
         let bucket = Self.buckets.firstIndex(where: { durationSeconds <= $0 }) ?? Self.buckets.count
         state.withLock { state in
             state.requests[Key(method: method, route: route, status: status), default: 0] += 1
@@ -40,7 +52,7 @@ final class Metrics: Sendable {
         out += "# HELP lookd_http_requests_total HTTP requests answered, by method, route pattern and status.\n"
         out += "# TYPE lookd_http_requests_total counter\n"
         for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
-            out += "lookd_http_requests_total{method=\"\(key.method)\",route=\"\(escapeLabel(key.route))\",status=\"\(key.status)\"} \(count)\n"
+            out += "lookd_http_requests_total{method=\"\(Self.escapeLabel(key.method))\",route=\"\(Self.escapeLabel(key.route))\",status=\"\(key.status)\"} \(count)\n"
         }
         out += "# HELP lookd_http_request_duration_seconds Time from the request line to the response being sent.\n"
         out += "# TYPE lookd_http_request_duration_seconds histogram\n"
@@ -66,7 +78,18 @@ final class Metrics: Sendable {
         "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)\n"
     }
 
-    private func escapeLabel(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    /// A label value escaped per the Prometheus text format: `\` → `\\`, `"` → `\"`, line feed → `\n`.
+    static func escapeLabel(_ value: String) -> String {
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for character in value.unicodeScalars {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
     }
 }

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// `lookd export`, `lookd import` and `lookd lint` on the formats, end to end with the built executable.
+@Suite struct FormatCommandTests {
+    /// Runs the `lookd` built next to the tests; returns its exit status and standard output.
+    static func lookd(_ arguments: String...) throws -> (status: Int32, output: String) {
+        let testBundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let executable = try #require([testBundle.deletingLastPathComponent(), testBundle.deletingLastPathComponent().deletingLastPathComponent()]
+            .map { $0.appendingPathComponent("lookd").path }.first(where: FileManager.default.isExecutableFile(atPath:)))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    static func scratch() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lookd-formats-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func exportThenImportRewritesTheSameCatalogs() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let catalogs = CatalogFixtures.catalogDirectory.path
+        let original = try CatalogFixtures.shippedFiles()
+        for (format, out) in [("xcstrings", "L.xcstrings"), ("android", "res")] {
+            let exported = folder.appendingPathComponent(out).path
+            #expect(try Self.lookd("export", "--format", format, "--out", exported, "--catalogs", catalogs).status == 0)
+            let target = folder.appendingPathComponent("imported-\(format)")
+            #expect(try Self.lookd("import", "--format", format, exported, "--catalogs", target.path).status == 0)
+            for (name, bytes) in original {
+                #expect(FileManager.default.contents(atPath: target.appendingPathComponent(name).path) == Data(bytes), "\(format): \(name)")
+            }
+        }
+    }
+
+    @Test func anXLIFFThatDoesNotLintCleanWritesNothing() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, bytes) in try CatalogFixtures.shippedFiles() {
+            try Data(bytes).write(to: folder.appendingPathComponent(name))
+        }
+        let german = folder.appendingPathComponent("de.json")
+        let before = try Data(contentsOf: german)
+        let refused = try Self.lookd("import", "--format", "xliff", CatalogFixtures.fixture("defects-de.xliff").path, "--catalogs", folder.path)
+        #expect(refused.status == 1)
+        #expect(refused.output.contains("argument-mismatch"))
+        #expect(try Data(contentsOf: german) == before)
+
+        // A clean delivery is merged: one changed target, the rest as it was.
+        let xliff = folder.appendingPathComponent("de.xliff")
+        #expect(try Self.lookd("export", "--format", "xliff", "--locale", "de", "--out", xliff.path, "--catalogs", folder.path).status == 0)
+        let edited = try String(contentsOf: xliff, encoding: .utf8)
+            .replacingOccurrences(of: "<target state=\"translated\">Schließen</target>", with: "<target state=\"translated\">Zumachen</target>")
+        try edited.write(to: xliff, atomically: true, encoding: .utf8)
+        #expect(try Self.lookd("import", "--format", "xliff", xliff.path, "--catalogs", folder.path).status == 0)
+        let after = try String(contentsOf: german, encoding: .utf8)
+        #expect(after == String(decoding: before, as: UTF8.self).replacingOccurrences(of: "\"header.close\": \"Schließen\"", with: "\"header.close\": \"Zumachen\""))
+        #expect(after != String(decoding: before, as: UTF8.self))
+    }
+
+    @Test func lintTakesTheFormatsDirectly() throws {
+        let path = CatalogFixtures.fixture("Defects.xcstrings").path
+        let run = try Self.lookd("lint", path, "--format", "json")
+        #expect(run.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        let deviceVariation = try #require(findings.first { $0["check"] as? String == "unsupported-construct" })
+        #expect(deviceVariation["file"] as? String == path)
+        #expect(deviceVariation["line"] as? Int == 218)
+        #expect(deviceVariation["locale"] as? String == "de")
+        #expect(deviceVariation["key"] as? String == "tap.here")
+        #expect(try Self.lookd("lint", CatalogFixtures.fixture("defects-res").path, "--format", "sarif").status == 1)
+    }
+}
