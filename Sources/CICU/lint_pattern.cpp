@@ -1,72 +1,48 @@
-// One pass over a MessageFormat pattern for the translation linter (lookd_lint_pattern in lookd_icu.h):
-// icu::MessagePattern parses it; arguments, selector keys and the longest display text are written into caller
-// buffers without intermediate strings, with code point offsets counted incrementally.
+// The translation linter's pass over a MessageFormat pattern (lookd_lint_pattern in lookd_icu.h):
+// icu::MessagePattern parses it once; its arguments and selector keys come from the shared walk (pattern_walk.h,
+// the same one MessageStructure reads) and are written into caller buffers, then the longest display text.
 #include "lookd_icu.h"
 #include "parse_error.h"
-#include "pattern_types.h"
+#include "pattern_walk.h"
 #include <unicode/messagepattern.h>
 #include <unicode/ustring.h>
-#include <unicode/utf16.h>
+#include <unicode/utf8.h>
 #include <vector>
-
-using lookd_shim::complex_type;
 
 namespace {
 using Part = icu::MessagePattern::Part;
 
-/// Appends UTF-8 into a caller buffer, counting what does not fit.
+/// Appends UTF-8 into a caller buffer with ICU's converters, counting what does not fit.
 struct Writer {
     char *buffer;
     int32_t capacity;
     int32_t length = 0;
 
-    void byte(uint8_t value) {
-        if (length < capacity) buffer[length] = static_cast<char>(value);
-        length++;
-    }
-
     void scalar(UChar32 c) {
-        if (c < 0x80) {
-            byte(static_cast<uint8_t>(c));
-        } else if (c < 0x800) {
-            byte(static_cast<uint8_t>(0xC0 | (c >> 6)));
-            byte(static_cast<uint8_t>(0x80 | (c & 0x3F)));
-        } else if (c < 0x10000) {
-            byte(static_cast<uint8_t>(0xE0 | (c >> 12)));
-            byte(static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F)));
-            byte(static_cast<uint8_t>(0x80 | (c & 0x3F)));
-        } else {
-            byte(static_cast<uint8_t>(0xF0 | (c >> 18)));
-            byte(static_cast<uint8_t>(0x80 | ((c >> 12) & 0x3F)));
-            byte(static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F)));
-            byte(static_cast<uint8_t>(0x80 | (c & 0x3F)));
+        int32_t size = U8_LENGTH(c);
+        if (length + size <= capacity) {
+            UBool error = false;
+            U8_APPEND(reinterpret_cast<uint8_t *>(buffer), length, capacity, c, error);
+            if (!error) return;
         }
+        length += size;
     }
 
+    /// UTF-16 text[start, limit); unpaired surrogates become U+FFFD.
     void utf16(const UChar *text, int32_t start, int32_t limit) {
-        int32_t i = start;
-        while (i < limit) {
-            UChar32 c;
-            U16_NEXT(text, i, limit, c);
-            scalar(U_IS_SURROGATE(c) ? 0xFFFD : c);
-        }
+        if (limit <= start) return;
+        int32_t room = capacity > length ? capacity - length : 0;
+        int32_t needed = 0;
+        UErrorCode status = U_ZERO_ERROR;
+        u_strToUTF8WithSub(room > 0 ? buffer + length : nullptr, room, &needed, text + start, limit - start, 0xFFFD,
+                           nullptr, &status);
+        length += needed;
     }
 };
 
 bool is_complex(UMessagePatternArgType type) {
     return type == UMSGPAT_ARG_TYPE_PLURAL || type == UMSGPAT_ARG_TYPE_SELECT ||
            type == UMSGPAT_ARG_TYPE_SELECTORDINAL || type == UMSGPAT_ARG_TYPE_CHOICE;
-}
-
-bool equals(const UChar *text, const Part &part, const char16_t *word, int32_t length) {
-    return part.getLength() == length && u_memcmp(text + part.getIndex(), word, length) == 0;
-}
-
-int32_t simple_type(const UChar *text, const Part &part) {
-    if (equals(text, part, u"number", 6)) return LOOKD_TYPE_NUMBER;
-    if (equals(text, part, u"date", 4)) return LOOKD_TYPE_DATE;
-    if (equals(text, part, u"time", 4)) return LOOKD_TYPE_TIME;
-    return LOOKD_TYPE_OTHER;
 }
 
 /// The code points of the longest rendering of the message whose MSG_START is `start`; `end` becomes its
@@ -174,95 +150,34 @@ extern "C" int32_t lookd_lint_pattern(const char *pattern, int32_t length, lookd
     const UChar *text = source.getBuffer();
     int32_t count = structure.countParts();
 
-    // Incremental code point offsets: parts come in pattern order.
-    int32_t counted_index = 0, counted_points = 0;
-    auto points = [&](int32_t utf16) {
-        if (utf16 < counted_index) {
-            counted_index = 0;
-            counted_points = 0;
-        }
-        counted_points += u_countChar32(text + counted_index, utf16 - counted_index);
-        counted_index = utf16;
-        return counted_points;
-    };
-
+    thread_local std::vector<lookd_shim::PatternItem> walked;
+    walked.clear();
+    lookd_shim::walk_pattern(structure, text, walked);
     Writer name_writer{names, names_capacity};
-    int32_t item_count = 0;
-    int32_t argument_count = 0;
-    std::vector<int32_t> open_arguments;      // per open ARG_START: item index of its argument, or -1
-    std::vector<int32_t> open_ordinals;       // per open ARG_START: the argument's ordinal, or -1
-    std::vector<int32_t> open_types;
-    auto item_at = [&](int32_t index) -> lookd_lint_item * {
-        return index >= 0 && index < item_capacity ? &items[index] : nullptr;
-    };
-
-    for (int32_t i = 0; i < count; i++) {
-        const Part &part = structure.getPart(i);
-        switch (part.getType()) {
-        case UMSGPAT_PART_TYPE_ARG_START:
-            open_arguments.push_back(-1);
-            open_ordinals.push_back(-1);
-            open_types.push_back(complex_type(part.getArgType()));
-            break;
-        case UMSGPAT_PART_TYPE_ARG_LIMIT:
-            if (!open_arguments.empty()) {
-                open_arguments.pop_back();
-                open_ordinals.pop_back();
-                open_types.pop_back();
-            }
-            break;
-        case UMSGPAT_PART_TYPE_ARG_NAME:
-        case UMSGPAT_PART_TYPE_ARG_NUMBER:
-        case UMSGPAT_PART_TYPE_ARG_SELECTOR: {
-            bool selector = part.getType() == UMSGPAT_PART_TYPE_ARG_SELECTOR;
-            int32_t index = item_count++;
-            int32_t name_start = name_writer.length;
-            name_writer.utf16(text, part.getIndex(), part.getLimit());
-            if (lookd_lint_item *item = item_at(index)) {
-                item->kind = selector ? 1 : 0;
-                item->type = open_types.empty() ? LOOKD_TYPE_STRING : open_types.back();
-                item->argument = selector ? (open_ordinals.empty() ? -1 : open_ordinals.back()) : argument_count;
-                item->offset = points(part.getIndex());
-                item->text_start = name_start;
-                item->text_length = name_writer.length - name_start;
-                item->type_start = -1;
-                item->type_length = 0;
-                item->style_start = -1;
-                item->style_length = 0;
-            }
-            if (!selector && !open_arguments.empty()) {
-                open_arguments.back() = index;
-                open_ordinals.back() = argument_count;
-            }
-            if (!selector) argument_count++;
-            break;
-        }
-        case UMSGPAT_PART_TYPE_ARG_TYPE:
-            if (!open_arguments.empty()) {
-                int32_t type = simple_type(text, part);
-                open_types.back() = type;
-                int32_t start = name_writer.length;
-                name_writer.utf16(text, part.getIndex(), part.getLimit());
-                if (lookd_lint_item *item = item_at(open_arguments.back())) {
-                    item->type = type;
-                    item->type_start = start;
-                    item->type_length = name_writer.length - start;
-                }
-            }
-            break;
-        case UMSGPAT_PART_TYPE_ARG_STYLE:
-            if (!open_arguments.empty()) {
-                int32_t start = name_writer.length;
-                name_writer.utf16(text, part.getIndex(), part.getLimit());
-                if (lookd_lint_item *item = item_at(open_arguments.back())) {
-                    item->style_start = start;
-                    item->style_length = name_writer.length - start;
-                }
-            }
-            break;
-        default:
-            break;
-        }
+    int32_t item_count = static_cast<int32_t>(walked.size());
+    for (int32_t index = 0; index < item_count; index++) {
+        const lookd_shim::PatternItem &from = walked[static_cast<size_t>(index)];
+        int32_t name_start = name_writer.length;
+        name_writer.utf16(text, from.text_start, from.text_limit);
+        int32_t name_length = name_writer.length - name_start;
+        int32_t type_start = from.type_start >= 0 ? name_writer.length : -1;
+        if (from.type_start >= 0) name_writer.utf16(text, from.type_start, from.type_limit);
+        int32_t type_length = type_start >= 0 ? name_writer.length - type_start : 0;
+        int32_t style_start = from.style_start >= 0 ? name_writer.length : -1;
+        if (from.style_start >= 0) name_writer.utf16(text, from.style_start, from.style_limit);
+        int32_t style_length = style_start >= 0 ? name_writer.length - style_start : 0;
+        if (index >= item_capacity) continue;
+        lookd_lint_item &item = items[index];
+        item.kind = from.kind;
+        item.type = from.type;
+        item.argument = from.ordinal;
+        item.offset = from.offset;
+        item.text_start = name_start;
+        item.text_length = name_length;
+        item.type_start = type_start;
+        item.type_length = type_length;
+        item.style_start = style_start;
+        item.style_length = style_length;
     }
 
     std::vector<int32_t> choice(static_cast<size_t>(count), -1);

@@ -4,6 +4,7 @@
 #include <unicode/locid.h>
 #include <unicode/stringpiece.h>
 #include <unicode/unistr.h>
+#include <unicode/ustring.h>
 #include <cstring>
 #include <string>
 
@@ -21,72 +22,30 @@ inline int32_t copy_out(const std::string &text, char *buffer, int32_t capacity)
     return copy_out(text.data(), static_cast<int32_t>(text.size()), buffer, capacity);
 }
 
-/// Writes a UnicodeString as UTF-8 into buffer; returns the UTF-8 length it needs. A direct loop (no ByteSink
-/// virtual calls): most messages are short, and this runs on every format. Unpaired surrogates become U+FFFD.
+/// Writes UTF-16 `units[0, count)` as UTF-8 into buffer with ICU's converter (unpaired surrogates become U+FFFD);
+/// returns the UTF-8 length it needs. When that is more than `capacity`, the buffer holds a prefix.
+inline int32_t copy_out(const char16_t *units, int32_t count, char *buffer, int32_t capacity) {
+    if (units == nullptr || count <= 0) return 0;
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t needed = 0;
+    u_strToUTF8WithSub(capacity > 0 ? buffer : nullptr, capacity > 0 ? capacity : 0, &needed, units, count, 0xFFFD,
+                       nullptr, &status);
+    if (U_FAILURE(status) && status != U_BUFFER_OVERFLOW_ERROR) return -static_cast<int32_t>(status);
+    return needed;
+}
+
 inline int32_t copy_out(const icu::UnicodeString &text, char *buffer, int32_t capacity) {
-    const char16_t *units = text.getBuffer();
-    int32_t count = text.length();
-    if (units == nullptr) return 0;
-    // Fast path: the output surely fits (a UTF-16 unit never needs more than 3 UTF-8 bytes; a surrogate pair
-    // needs 4 for 2 units), so no per-byte bounds checks.
-    if (static_cast<int64_t>(count) * 3 <= capacity) {
-        unsigned char *out = reinterpret_cast<unsigned char *>(buffer);
-        int32_t at = 0;
-        for (int32_t i = 0; i < count; i++) {
-            uint32_t c = units[i];
-            if (c < 0x80) {
-                out[at++] = static_cast<unsigned char>(c);
-            } else if (c < 0x800) {
-                out[at++] = static_cast<unsigned char>(0xC0 | (c >> 6));
-                out[at++] = static_cast<unsigned char>(0x80 | (c & 0x3F));
-            } else if (c >= 0xD800 && c <= 0xDBFF && i + 1 < count && units[i + 1] >= 0xDC00 && units[i + 1] <= 0xDFFF) {
-                c = 0x10000 + ((c - 0xD800) << 10) + (units[i + 1] - 0xDC00);
-                i++;
-                out[at++] = static_cast<unsigned char>(0xF0 | (c >> 18));
-                out[at++] = static_cast<unsigned char>(0x80 | ((c >> 12) & 0x3F));
-                out[at++] = static_cast<unsigned char>(0x80 | ((c >> 6) & 0x3F));
-                out[at++] = static_cast<unsigned char>(0x80 | (c & 0x3F));
-            } else {
-                if (c >= 0xD800 && c <= 0xDFFF) c = 0xFFFD; // unpaired surrogate
-                out[at++] = static_cast<unsigned char>(0xE0 | (c >> 12));
-                out[at++] = static_cast<unsigned char>(0x80 | ((c >> 6) & 0x3F));
-                out[at++] = static_cast<unsigned char>(0x80 | (c & 0x3F));
-            }
-        }
-        return at;
-    }
-    int32_t written = 0;
-    auto put = [&](uint8_t byte) {
-        if (written < capacity) buffer[written] = static_cast<char>(byte);
-        written++;
-    };
-    for (int32_t i = 0; i < count; i++) {
-        uint32_t c = units[i];
-        if (c < 0x80) {
-            put(static_cast<uint8_t>(c));
-            continue;
-        }
-        if (c >= 0xD800 && c <= 0xDBFF && i + 1 < count && units[i + 1] >= 0xDC00 && units[i + 1] <= 0xDFFF) {
-            c = 0x10000 + ((c - 0xD800) << 10) + (units[i + 1] - 0xDC00);
-            i++;
-        } else if (c >= 0xD800 && c <= 0xDFFF) {
-            c = 0xFFFD;
-        }
-        if (c < 0x800) {
-            put(static_cast<uint8_t>(0xC0 | (c >> 6)));
-            put(static_cast<uint8_t>(0x80 | (c & 0x3F)));
-        } else if (c < 0x10000) {
-            put(static_cast<uint8_t>(0xE0 | (c >> 12)));
-            put(static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F)));
-            put(static_cast<uint8_t>(0x80 | (c & 0x3F)));
-        } else {
-            put(static_cast<uint8_t>(0xF0 | (c >> 18)));
-            put(static_cast<uint8_t>(0x80 | ((c >> 12) & 0x3F)));
-            put(static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F)));
-            put(static_cast<uint8_t>(0x80 | (c & 0x3F)));
-        }
-    }
-    return written;
+    return copy_out(text.getBuffer(), text.length(), buffer, capacity);
+}
+
+/// UTF-16 `units[0, count)` as a UTF-8 string (unpaired surrogates become U+FFFD).
+inline std::string utf8(const char16_t *units, int32_t count) {
+    std::string result;
+    int32_t needed = copy_out(units, count, nullptr, 0);
+    if (needed <= 0) return result;
+    result.resize(static_cast<size_t>(needed));
+    copy_out(units, count, &result[0], needed);
+    return result;
 }
 
 /// Parses a BCP 47 tag. Returns a bogus Locale when ICU cannot parse all of it.

@@ -32,7 +32,8 @@ public final class Localizer: Sendable {
 
     // MARK: Negotiation
 
-    /// The best of the 50 for one tag; see `LocaleNegotiator.negotiate(tag:)`. Never fails (English when nothing matches).
+    /// The best of the 50 for one tag, or a pseudo-locale for exactly its tag ("en-XA", "ar-XB"); see
+    /// `LocaleNegotiator.negotiate(tag:)`. Never fails (English when nothing matches).
     public func negotiate(tag: String) -> LocaleTag { negotiator.negotiate(tag: tag) }
 
     /// The best of the 50 for tags in preference order.
@@ -41,7 +42,8 @@ public final class Localizer: Sendable {
     /// The best of the 50 for an `Accept-Language` header.
     public func negotiate(acceptLanguage: String) -> LocaleTag { negotiator.negotiate(acceptLanguage: acceptLanguage) }
 
-    /// An explicit language (the SDK's `language` setting) beats `Accept-Language`.
+    /// An explicit language (the SDK's `language` setting) beats `Accept-Language`. An explicit "en-XA" or "ar-XB"
+    /// selects that pseudo-locale.
     public func negotiate(language: String?, acceptLanguage: String?) -> LocaleTag {
         negotiator.negotiate(language: language, acceptLanguage: acceptLanguage)
     }
@@ -81,10 +83,10 @@ public final class Localizer: Sendable {
         if let entry = messages.entry(slot) { return entry }
         var problems: [String] = []
         for link in FallbackChain.chain(for: locale) {
-            guard let pattern = catalogs.patterns[link]?[key], !pattern.isEmpty else { continue }
+            guard let pattern = catalogs.pattern(key: key, locale: link), !pattern.isEmpty else { continue }
             let conventions = Self.sameLanguage(link, locale) ? locale : link
             do {
-                let formatter = try MessageFormatter(pattern: pattern, locale: conventions.identifier)
+                let formatter = try MessageFormatter(pattern: pattern, locale: conventions.conventionsIdentifier)
                 return messages.store(MessageTable.Entry(formatter: formatter, servedBy: link), in: slot)
             } catch {
                 problems.append("\(link): \(error)")
@@ -94,15 +96,15 @@ public final class Localizer: Sendable {
     }
 
     private static func sameLanguage(_ a: LocaleTag, _ b: LocaleTag) -> Bool {
-        LanguageTag.subtags(a.identifier).language == LanguageTag.subtags(b.identifier).language
+        LanguageTag.subtags(a.conventionsIdentifier).language == LanguageTag.subtags(b.conventionsIdentifier).language
     }
 
     // MARK: Locale facts
 
-    /// `.rightToLeft` for ar, he, fa, ur; `.leftToRight` for the others (ICU).
+    /// `.rightToLeft` for ar, he, fa, ur and the pseudo-locale ar-XB; `.leftToRight` for the others (ICU).
     public static func direction(of locale: LocaleTag) -> TextDirection { LocaleInfo.of(locale).direction }
 
-    /// The locale's CLDR plural categories, in CLDR order (ICU).
+    /// The locale's CLDR plural categories, in CLDR order (ICU); English's for the pseudo-locales.
     public static func pluralCategories(of locale: LocaleTag) -> [PluralCategory] { LocaleInfo.of(locale).pluralCategories }
 
     /// The locale's name in its own language (ICU).

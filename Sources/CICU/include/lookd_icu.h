@@ -79,6 +79,10 @@ int32_t lookd_locale_native_name(const char *tag, int32_t length, char *buffer, 
 /** 1 when the locale's script is written right to left, else 0. */
 int32_t lookd_locale_is_rtl(const char *tag, int32_t length);
 
+/** Every locale ID ICU's data has, as ICU spells them ("nb_NO", "zh_Hant_MO"), legacy aliases included ("iw",
+ *  "no_NO", "sh", "zh_TW"), separated by single spaces. For tests that must cover all of ICU's data. */
+int32_t lookd_locale_available_ids(char *buffer, int32_t capacity);
+
 /* ---------------------------------------------------------------- plural rules (plural_rules.cpp) */
 
 typedef struct lookd_plural_rules lookd_plural_rules;
@@ -152,7 +156,8 @@ int32_t lookd_message_format_with_icu(lookd_message *message, const lookd_argume
 /** 1 when lookd_message_format can run the message's compiled program, 0 when it always uses MessageFormat. */
 int32_t lookd_message_is_compiled(const lookd_message *message);
 
-/* ---------------------------------------------------------------- message pattern (message_pattern.cpp) */
+/* ---------------------------------------------------------------- message pattern (message_pattern.cpp)
+ * Its items and the linter's (lookd_lint_pattern) come from one walk over icu::MessagePattern (pattern_walk.h). */
 
 typedef struct lookd_pattern lookd_pattern;
 

@@ -202,7 +202,7 @@ final class LookCache: Sendable {
             state.appEpochs[appKey, default: 0] += 1
             if let version { state.floors[appKey] = max(state.floors[appKey, default: 0], version) }
             state.remove(.shared(appKey))
-            for locale in LocaleTag.all { state.remove(.language(appKey, locale)) }
+            for locale in LocaleTag.allIncludingPseudo { state.remove(.language(appKey, locale)) }
         }
     }
 

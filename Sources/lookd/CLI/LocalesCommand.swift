@@ -2,20 +2,21 @@ import Foundation
 import StableJSON
 import Strings
 
-/// `lookd locales [--json]`: the 50 locales with direction, native name and plural categories.
+/// `lookd locales [--json]`: the 50 locales, then the pseudo-locales (flagged), with direction, native name and
+/// plural categories.
 enum LocalesCommand: Command {
     static let name = "locales"
-    static let summary = "list the 50 locales: direction, native name, plural categories"
+    static let summary = "list the 50 locales and the pseudo-locales: direction, native name, plural categories"
     static let usage = "lookd locales [--json]"
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.rejectUnknown(["json"])
         guard arguments.positionals.isEmpty else { throw UsageError("takes no arguments\n\(usage)") }
-        let infos = LocaleInfo.all
+        let infos = LocaleInfo.allIncludingPseudo
         if arguments.flag("json") {
             let objects: [JSONValue] = infos.map { info in
                 .object(["locale": .string(info.locale.identifier), "direction": .string(info.direction.rawValue),
-                         "nativeName": .string(info.nativeName),
+                         "nativeName": .string(info.nativeName), "pseudo": .bool(info.isPseudo),
                          "pluralCategories": .array(info.pluralCategories.map { .string($0.rawValue) }),
                          "fallbackChain": .array(FallbackChain.chain(for: info.locale).map { .string($0.identifier) })])
             }
@@ -28,7 +29,7 @@ enum LocalesCommand: Command {
                 info.direction.rawValue,
                 info.pluralCategories.map(\.rawValue).joined(separator: ",").padding(toLength: 28, withPad: " ", startingAt: 0),
                 // Isolate the name so right-to-left names do not reorder the columns.
-                "\u{2068}\(info.nativeName)\u{2069}",
+                "\u{2068}\(info.nativeName)\u{2069}" + (info.isPseudo ? "  (pseudo)" : ""),
             ]
             print(columns.joined(separator: "  "))
         }
