@@ -22,7 +22,10 @@ run: build
 
 # The whole test suite: Swift Testing (unit, integration against a real daemon on loopback, properties), then
 # the preview in a real headless Chromium (installs chromium, chromium-driver and a pytest/selenium venv if missing).
+# Also installs what the tests drive for real: aapt (aapt2 judges every Android export) and nginx (the load
+# balancer config of docs/deployment.md, run in front of two replicas). PostgreSQL comes with `deps`.
 test: deps
+	@scripts/install-deps.sh aapt nginx
 	scripts/check-references.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
