@@ -3,12 +3,14 @@
 # Starts `lookd serve` on a free loopback port with a temporary data directory and admin token, runs every
 # operation with the checks not_a_server_error, status_code_conformance, content_type_conformance and
 # response_schema_conformance (API_EXAMPLES generated cases per operation, default 50), stops the daemon and
-# exits non-zero on any finding or when the daemon died.
+# exits non-zero on any finding or when the daemon died. API_CHECKS replaces the list of checks, e.g. adding
+# positive_data_acceptance (a request valid by the document must not be refused).
 # LOOKD_BIN=path uses that binary (default: the debug build, built if missing or stale).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 API_EXAMPLES=${API_EXAMPLES:-50}
-SCHEMATHESIS=${SCHEMATHESIS:-schemathesis==4.1.4}
+API_CHECKS=${API_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance}
+SCHEMATHESIS=${SCHEMATHESIS:-schemathesis==4.32.5}
 VENV=.build/schemathesis-venv
 if [ ! -x "$VENV/bin/schemathesis" ]; then
   python3 -m venv "$VENV" 2>/dev/null || { scripts/install-deps.sh python3-venv && python3 -m venv "$VENV"; }
@@ -44,7 +46,7 @@ echo "api-conformance: lookd on $base, schemathesis $("$VENV/bin/schemathesis" -
 
 set +e
 "$VENV/bin/schemathesis" run "$base/openapi.json" --url "$base" \
-  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+  --checks "$API_CHECKS" \
   --max-examples "$API_EXAMPLES" --header "Authorization: Bearer $token" \
   --generation-deterministic --suppress-health-check all --no-color \
   --report junit --report-dir "$work/report"

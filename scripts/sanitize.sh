@@ -21,8 +21,9 @@ case "$mode" in
   ci) flags=(--sanitize=thread); scratch=.build/tsan; filter=${filter:-$SANITIZE_CI_FILTER} ;;
   *) echo "usage: $0 address|thread|ci" >&2; exit 2 ;;
 esac
-reports=$(mktemp -d "${TMPDIR:-/tmp}/lookd-sanitize-XXXXXX")
-trap 'rm -rf "$reports"' EXIT
+reports=$PWD/.build/sanitize-reports/$mode
+rm -rf "$reports"
+mkdir -p "$reports"
 
 echo "sanitize: building tests with ${flags[*]} in $scratch"
 swift build --build-tests --scratch-path "$scratch" "${flags[@]}"
@@ -40,8 +41,10 @@ count=0
 for report in "$reports"/*; do
   [ -e "$report" ] || continue
   count=$((count + 1))
-  echo "===== sanitizer report $(basename "$report")"
-  head -n 80 "$report"
+  echo "===== sanitizer report $report"
+  grep -m1 -E "ERROR|WARNING|runtime error" "$report" || true
+  grep -E "^SUMMARY" "$report" || true
+  grep -m12 -E "^ +#[0-9]+ " "$report" || true
 done
 echo "sanitize ($mode): tests exit $tests, $count sanitizer report file(s)"
 ((tests == 0 && count == 0))
