@@ -91,6 +91,9 @@ struct CatalogChecks {
             return
         }
         checkPlurals(pattern, entry: entry)
+        if CJKPlaceholderSpacing.applies(toLanguage: language), plurals != nil { // plurals: a tag ICU can format for
+            checkCJKSpacing(pattern, entry: entry)
+        }
         if let maxLength = sourceMessage?.entry.maxLength ?? (isSource ? entry.maxLength : nil),
            pattern.displayCodePoints > maxLength { // code points bound characters from above
             let length = pattern.displayText.count { $0 != Character(LintPattern.placeholder) }
@@ -186,6 +189,15 @@ struct CatalogChecks {
         }
     }
 
+    private mutating func checkCJKSpacing(_ pattern: LintPattern, entry: CatalogDocument.Entry) {
+        for gap in CJKPlaceholderSpacing.gaps(in: entry.message, structure: pattern, tag: emitter.locale) {
+            let neighbour = gap.side == .after ? "the text after it" : "the text before it"
+            emitter.emit(.spaceAroundCJKPlaceholder, at: entry.value.position(ofScalar: gap.spaceOffset), key: entry.key,
+                         "'\(entry.key)': a space separates {\(gap.argument)} (shown as “\(gap.rendered)”) from \(neighbour); \(emitter.locale) writes no space between them",
+                         subject: "\(gap.argument):\(gap.side.rawValue)")
+        }
+    }
+
     private mutating func checkArguments(_ pattern: LintPattern, against sourceMessage: SourceCatalog.Message,
                                          entry: CatalogDocument.Entry) {
         let expected = sourceMessage.signature
@@ -214,8 +226,12 @@ struct CatalogChecks {
     }
 
     private mutating func checkEdges(_ text: String, against sourceText: String, entry: CatalogDocument.Entry) {
-        let edges = TextChecks.edgeWhitespace(text)
+        var edges = TextChecks.edgeWhitespace(text)
         let sourceEdges = TextChecks.edgeWhitespace(sourceText)
+        // "アイデアがあります：" for "I have an idea: ": the full-width colon's glyph is the space.
+        if sourceEdges.trailing, !edges.trailing, TextChecks.endsWithSpacedFullWidthPunctuation(text) {
+            edges = TextChecks.Edges(leading: edges.leading, trailing: true)
+        }
         if edges != sourceEdges {
             for (side, here, there) in [("leading", edges.leading, sourceEdges.leading), ("trailing", edges.trailing, sourceEdges.trailing)]
                 where here != there {

@@ -34,6 +34,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
     case whitespace = "whitespace"
     case endPunctuation = "end-punctuation"
     case emptyValue = "empty-value"
+    case spaceAroundCJKPlaceholder = "space-around-cjk-placeholder"
 
     /// The stable code, e.g. "missing-key".
     public var code: String { rawValue }
@@ -45,7 +46,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
              .argumentMismatch, .argumentType, .missingOther, .missingPluralCategory, .controlCharacter, .unbalancedBidi:
             .error
         case .extraKey, .unreachablePluralCategory, .missingDecimalCategory, .identicalToSource, .tooLong,
-             .whitespace, .endPunctuation, .emptyValue:
+             .whitespace, .endPunctuation, .emptyValue, .spaceAroundCJKPlaceholder:
             .warning
         }
     }
@@ -74,6 +75,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
         case .whitespace: "Leading or trailing whitespace differs from the source"
         case .endPunctuation: "Final punctuation differs from the source"
         case .emptyValue: "Empty message"
+        case .spaceAroundCJKPlaceholder: "Space between a date or time and Chinese or Japanese text"
         }
     }
 
@@ -117,11 +119,13 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
         case .tooLong:
             "The longest text the message can show (longest plural/select branch, arguments not counted) has more characters than the source's maxLength."
         case .whitespace:
-            "The translation starts or ends with whitespace where the source does not, or the other way round."
+            "The translation starts or ends with whitespace where the source does not, or the other way round. A translation ending in full-width punctuation (：。，！？, whose glyph carries its own spacing) where the source ends with a space is not reported."
         case .endPunctuation:
             "The translation ends with different punctuation than the source (a full stop, question mark, exclamation mark, colon or ellipsis), counting script equivalents such as 。 ؟ । as the same."
         case .emptyValue:
             "The message is an empty string."
+        case .spaceAroundCJKPlaceholder:
+            "In a Chinese or Japanese catalog, a space separates a date or time argument from Han, kana or CJK punctuation on a side where the argument itself shows CJK text (ICU renders {date, date, ::dMMM} as 11月3日): the reader sees a gap these languages never write (将于 11月3日 续订). A side where the argument shows digits (01:05) is not reported."
         }
     }
 }

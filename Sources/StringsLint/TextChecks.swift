@@ -88,6 +88,13 @@ enum TextChecks {
         Edges(leading: text.unicodeScalars.first.map(isWhitespace) ?? false, trailing: text.unicodeScalars.last.map(isWhitespace) ?? false)
     }
 
+    /// Whether `text` ends with full-width CJK punctuation (、。，：；！？), whose glyph carries its own trailing
+    /// spacing: where the source ends with a space (a starter the person continues), such a translation needs none.
+    static func endsWithSpacedFullWidthPunctuation(_ text: String) -> Bool {
+        guard let last = text.unicodeScalars.last else { return false }
+        return ["\u{3001}", "\u{3002}", "\u{FF0C}", "\u{FF1A}", "\u{FF1B}", "\u{FF01}", "\u{FF1F}"].contains(last)
+    }
+
     struct Edges: Equatable {
         let leading: Bool
         let trailing: Bool

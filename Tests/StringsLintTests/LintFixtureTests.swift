@@ -20,6 +20,7 @@ import Testing
         Spot("invalid-utf8", .error, "hr.json", 3, 74),                 // byte 0xFF
         Spot("missing-other", .error, "it.json", 4, 14),                // select without other
         Spot("unreachable-plural-category", .warning, "ja.json", 3, 29), // `one` in ja
+        Spot("space-around-cjk-placeholder", .warning, "ja.json", 5, 34), // "{date} に更新": 11月3日 + space + に
         Spot("whitespace", .warning, "nb.json", 2, 28),                 // trailing space
         Spot("control-character", .error, "nl.json", 2, 22),            // \u0007, at the escape
         Spot("argument-mismatch", .error, "pl.json", 2, 16),            // drops {name}
@@ -50,6 +51,7 @@ import Testing
         #expect(message("ru.json", .missingPluralCategory).contains("'many'"))
         #expect(message("ru.json", .missingPluralCategory).contains("0, 5, 6"))
         #expect(message("ja.json", .unreachablePluralCategory).contains("'one'"))
+        #expect(message("ja.json", .spaceAroundCJKPlaceholder).contains("11月3日"))
         #expect(message("es.json", .syntaxError).contains("U_PATTERN_SYNTAX_ERROR"))
         #expect(message("pt-br.json", .fileName).contains("pt-BR.json"))
         #expect(message("nl.json", .controlCharacter).contains("U+0007"))
