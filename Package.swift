@@ -30,14 +30,15 @@ let package = Package(
         // The translation linter and its reporters (text, JSON, GitHub, SARIF), over Strings; its ICU pattern pass is in CICU.
         .target(name: "StringsLint", dependencies: ["Strings", "CICU"]),
 
-        // The only code that includes <microhttpd.h>: fixed-argument wrappers for libmicrohttpd's variadic API.
-        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        // lookd's own HTTP/1.1 engine in C (docs/http.md): epoll loops, the strict request parser, limits, deadlines,
+        // the worker pool. No outside library.
+        .target(name: "HTTPEngine"),
 
         // The only code that includes <sqlite3.h>.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // The daemon as a library: HTTP (server, limits, errors at the edge) → routes → services → stores.
-        .target(name: "LookdServer", dependencies: ["LookResolver", "Strings", "StringsLint", "CMicroHTTPD", "CSQLite"]),
+        .target(name: "LookdServer", dependencies: ["LookResolver", "Strings", "StringsLint", "HTTPEngine", "CSQLite"]),
 
         // The CLI: argument parsing and commands, nothing else.
         .executableTarget(name: "lookd", dependencies: ["LookdServer", "LookResolver", "Strings", "StringsLint"]),

@@ -217,20 +217,27 @@ func json(_ object: Any) -> [UInt8] {
     Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
 }
 
-/// A TCP socket connected to 127.0.0.1:`port`, reads timing out after 10 s. The caller closes it.
-func connectLoopback(port: UInt16) throws -> Int32 {
+/// A TCP socket connected to 127.0.0.1:`port`, from `source` (any 127.x.y.z on Linux; nil lets the kernel pick),
+/// reads timing out after 10 s. The caller closes it.
+func connectLoopback(port: UInt16, from source: String? = nil) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw HarnessError("socket failed") }
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    func withAddress<T>(_ host: String, _ port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr(host)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
     }
-    guard connected == 0 else {
+    if let source, withAddress(source, 0, { bind(fd, $0, $1) }) != 0 {
+        close(fd)
+        throw HarnessError("bind to \(source) failed")
+    }
+    guard withAddress("127.0.0.1", port, { connect(fd, $0, $1) }) == 0 else {
         close(fd)
         throw HarnessError("connect to 127.0.0.1:\(port) failed")
     }

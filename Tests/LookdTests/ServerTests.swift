@@ -148,6 +148,19 @@ struct ServerTests {
         #expect(again.stop(SIGINT) == 0)
     }
 
+    @Test func sighupAndSigusr1AreLoggedAndIgnored() throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try Daemon(data: directory.path + "/data")
+        for signal in [SIGHUP, SIGUSR1, SIGHUP] {
+            kill(daemon.process.processIdentifier, signal)
+            #expect(try daemon.get("/healthz").status == 200)
+        }
+        #expect(daemon.process.isRunning)
+        #expect(daemon.stop(SIGTERM) == 0)
+        #expect(daemon.log.contains("SIGHUP"))
+        #expect(daemon.log.contains("SIGUSR1"))
+    }
+
     @Test func sigtermLetsAnInFlightRequestFinish() throws {
         let directory = try TemporaryDirectory()
         let daemon = try Daemon(data: directory.path + "/data")
@@ -174,8 +187,9 @@ struct ServerTests {
         let second = try RawConnection(port: daemon.port)
         usleep(100_000)
         let third = try RawConnection(port: daemon.port)
-        try? third.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        #expect(try third.readResponse().status == 0)      // closed without an answer
+        let refused = try third.readResponse()
+        #expect(refused.status == 503)                     // a JSON refusal, then closed
+        #expect(refused.text.contains("too_many_connections"))
         withExtendedLifetime((first, second)) {}
     }
 

@@ -14,20 +14,32 @@ public struct Limits: Sendable {
     /// Most topics in a published dashboard layer (`--max-topics`, default 32; the look itself shows at
     /// most 6 and reports the rest as a diagnostic). Over it: 400 `limit_exceeded`.
     public var maxTopics = 32
-    /// Largest request header block in bytes, names + values (`--max-header-bytes`, default 16 KiB). Over it: 431.
+    /// Largest request header block in bytes, field lines with their CRLFs (`--max-header-bytes`, default 16 KiB). Over it: 431.
     public var maxHeaderBytes = 16 * 1024
+    /// Most header fields in one request (default 100). Over it: 431 `headers_too_large`.
+    public var maxHeaderFields = 100
     /// Longest request target in bytes (`--max-uri-bytes`, default 4096). Over it: 414 `uri_too_long`.
     public var maxURIBytes = 4096
     /// Most open connections in total (`--max-connections`, default 512). Over it, new connections are refused.
     public var maxConnections = 512
     /// Most open connections from one IP address (`--max-connections-per-ip`, default 128).
     public var maxConnectionsPerIP = 128
-    /// Seconds a connection may stay idle before it is closed (`--idle-timeout`, default 15).
-    /// libmicrohttpd's timeout is idle-only: a client trickling bytes is bounded by the connection
-    /// limits and by the reverse proxy's header deadline (README, section `lookd serve`), not by this.
+    /// Seconds a keep-alive connection may stay idle between requests before it is closed (`--idle-timeout`, default 15).
     public var idleTimeoutSeconds = 15
-    /// Worker threads polling connections (`--threads`, default: the number of CPUs).
+    /// Seconds from the first byte of a request head to its end (default 10): a client trickling its head
+    /// (slowloris) gets 408 `request_timeout` and is closed.
+    public var headTimeoutSeconds = 10.0
+    /// Seconds a request body may go without a byte arriving (default 15). Over it: 408, closed.
+    public var bodyTimeoutSeconds = 15.0
+    /// Seconds a response being written may go without the client taking a byte (default 30). Over it the
+    /// connection is closed; a client that keeps reading, however slowly, is never cut.
+    public var writeTimeoutSeconds = 30.0
+    /// Event loop threads, each with its own listening socket (`--threads`, default: the number of CPUs).
     public var threads = 0
+    /// Worker threads for the slow routes: lint, resolve, preview, publish (default: the number of CPUs, at least 2).
+    public var workerThreads = 0
+    /// Slow requests that may wait for a worker (default 256). Beyond it: 503 `overloaded` with Retry-After.
+    public var workerQueue = 256
     /// Most bytes of cached look responses (one per app and locale, ~1–3 KB each) kept in memory
     /// (`--cache-bytes`, default 8 MiB, about 3,000 responses). Beyond it, arbitrary entries are evicted.
     public var cacheBytes = 8 << 20

@@ -23,7 +23,12 @@ final class Metrics: Sendable {
     let inflightRequests = Atomic<Int>(0)
     let publishes = Atomic<UInt64>(0)
 
+    /// Methods counted under their own name; any other is counted as `OTHER`, so a client cannot add series
+    /// (or break the exposition format) by inventing methods.
+    static let countedMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]
+
     func recordRequest(method: String, route: String, status: Int, durationSeconds: Double) {
+        let method = Self.countedMethods.contains(method) ? method : "OTHER"
         let bucket = Self.buckets.firstIndex(where: { durationSeconds <= $0 }) ?? Self.buckets.count
         state.withLock { state in
             state.requests[Key(method: method, route: route, status: status), default: 0] += 1
@@ -42,7 +47,7 @@ final class Metrics: Sendable {
         for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
             out += "lookd_http_requests_total{method=\"\(key.method)\",route=\"\(escapeLabel(key.route))\",status=\"\(key.status)\"} \(count)\n"
         }
-        out += "# HELP lookd_http_request_duration_seconds Time from the request line to the response being sent.\n"
+        out += "# HELP lookd_http_request_duration_seconds Time from a complete request to its response being queued for writing.\n"
         out += "# TYPE lookd_http_request_duration_seconds histogram\n"
         var cumulative: UInt64 = 0
         for (index, bound) in Self.buckets.enumerated() {

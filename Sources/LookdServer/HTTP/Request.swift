@@ -39,19 +39,29 @@ struct Request: Sendable {
     }
 }
 
-/// One HTTP response. `body` is sent as is; `closeConnection` adds `Connection: close`, which makes
-/// libmicrohttpd close the connection after sending it.
+/// One HTTP response. `body` is sent as is (not for HEAD, 204 and 304); `closeConnection` adds
+/// `Connection: close` and closes the connection once the response is written.
 struct Response: Sendable {
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
+    // Changing any part of a prebuilt response drops its wire bytes, so what is sent is always what the value says.
+    var status: Int { didSet { prepared = nil } }
+    var headers: [(name: String, value: String)] { didSet { prepared = nil } }
+    var body: [UInt8] { didSet { prepared = nil } }
     var closeConnection = false
+    /// The wire bytes built once, when this response is a cached one (see `prebuilt`).
+    private(set) var prepared: PreparedResponse?
 
     init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], closeConnection: Bool = false) {
         self.status = status
         self.headers = headers
         self.body = body
         self.closeConnection = closeConnection
+    }
+
+    /// A response whose wire bytes were built once: written without copying or allocating.
+    static func prebuilt(_ prepared: PreparedResponse) -> Response {
+        var response = Response(status: prepared.status, headers: prepared.headers, body: prepared.body)
+        response.prepared = prepared
+        return response
     }
 
     /// A JSON response (`application/json; charset=utf-8`) with the given UTF-8 bytes.

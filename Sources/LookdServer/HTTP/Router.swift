@@ -16,9 +16,12 @@ struct RouteDoc: Sendable {
     var contentType = "application/json"
     /// The largest body this route accepts; nil uses `Limits.maxBodyBytes`.
     var maxBodyBytes: (@Sendable (Limits) -> Int)? = nil
+    /// Where the handler runs; nil: on the event loop for GET, on the worker pool for every other method.
+    var runsOn: Executor? = nil
 
     init(summary: String, responses: [Int: String], admin: Bool = false, query: [String: String] = [:],
-         requestBody: String? = nil, contentType: String = "application/json", maxBodyBytes: (@Sendable (Limits) -> Int)? = nil) {
+         requestBody: String? = nil, contentType: String = "application/json", maxBodyBytes: (@Sendable (Limits) -> Int)? = nil,
+         runsOn: Executor? = nil) {
         self.summary = summary
         self.responses = responses
         self.admin = admin
@@ -26,9 +29,20 @@ struct RouteDoc: Sendable {
         self.requestBody = requestBody
         self.contentType = contentType
         self.maxBodyBytes = maxBodyBytes
+        self.runsOn = runsOn
     }
 
     func bodyLimit(_ limits: Limits) -> Int { maxBodyBytes?(limits) ?? limits.maxBodyBytes }
+}
+
+/// Where a route's handler runs.
+enum Executor: Sendable {
+    /// Inline on the event loop thread that read the request: for answers that take microseconds (cached
+    /// fetches, health, metrics). A slow handler here delays every connection of that loop.
+    case loop
+    /// On the bounded worker pool, apart from the loops (lint, resolve, preview, publish): a slow request can
+    /// never delay the fast ones. When the pool's queue is full the engine answers 503 + Retry-After.
+    case workers
 }
 
 /// One route: an HTTP method and a path pattern whose `{name}` segments capture one path segment.
@@ -38,6 +52,8 @@ final class Route: Sendable {
     let pattern: String
     let handler: Handler
     let doc: RouteDoc
+    /// True when the handler runs on the worker pool (`RouteDoc.runsOn`, or its default for the method).
+    let runsOnWorkers: Bool
 
     fileprivate let segments: [Segment]
 
@@ -46,6 +62,7 @@ final class Route: Sendable {
         self.pattern = pattern
         self.handler = handler
         self.doc = doc
+        self.runsOnWorkers = (doc.runsOn ?? (method == "GET" ? .loop : .workers)) == .workers
         self.segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
         }

@@ -16,16 +16,10 @@ enum AppRoutes {
             let key = try appKey(request)
             let (locale, _) = try app.strings.negotiate(request)
             let cached = try app.guardStore { try app.looks.fetch(appKey: key, locale: locale) }
-            let headers: [(name: String, value: String)] = [
-                ("ETag", cached.etag), ("Content-Language", locale.identifier), ("Vary", "Accept-Language"),
-                // A CDN may serve it for 30 s and revalidate in the background for 60 s more; a
-                // publish is therefore visible everywhere within 90 s.
-                ("Cache-Control", "public, max-age=30, stale-while-revalidate=60"),
-            ]
             if let match = request.header("if-none-match"), entityTags(match).contains(where: { $0 == cached.etag || $0 == "*" || $0 == "W/" + cached.etag }) {
-                return Response(status: 304, headers: headers)
+                return .prebuilt(cached.notModified)
             }
-            return Response.json(cached.body, headers: headers)
+            return .prebuilt(cached.ok)
         })
 
         router.add(Route("PUT", "/v1/apps/{appKey}/look", doc: RouteDoc(

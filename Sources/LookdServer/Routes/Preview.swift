@@ -17,7 +17,7 @@ enum PreviewRoutes {
             responses: [200: "the HTML page", 400: "malformed app key (key_invalid), language tag (lang_invalid) or appearance (appearance_invalid)",
                         404: "no look published for this app (app_unknown)", 503: "store unavailable (store_unavailable)"],
             query: query.merging(["app": AppRoutes.keyDescription]) { first, _ in first },
-            contentType: "text/html")) { request in
+            contentType: "text/html", runsOn: .workers)) { request in
             var layers = LookLayers()
             if let key = request.query("app") {
                 if let problem = AppKey.problem(key) { throw HTTPError.keyInvalid(problem) }

@@ -17,6 +17,23 @@ final class LookService: Sendable {
         var body: [UInt8]
         /// Strong ETag: `"v<version>-<16 hex digits of FNV-1a-64 over body>"`. Equal bytes, equal tag.
         var etag: String
+        /// The 200 and the 304 as wire bytes built once per fill: a cache hit is written without building anything.
+        var ok: PreparedResponse
+        var notModified: PreparedResponse
+
+        init(version: Int, body: [UInt8], etag: String, locale: LocaleTag) {
+            self.version = version
+            self.body = body
+            self.etag = etag
+            let headers: [(name: String, value: String)] = [
+                ("ETag", etag), ("Content-Language", locale.identifier), ("Vary", "Accept-Language"),
+                // A CDN may serve it for 30 s and revalidate in the background for 60 s more; a
+                // publish is therefore visible everywhere within 90 s.
+                ("Cache-Control", "public, max-age=30, stale-while-revalidate=60"),
+            ]
+            ok = PreparedResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")] + headers, body: body)
+            notModified = PreparedResponse(status: 304, headers: headers, body: [])
+        }
     }
 
     private struct CacheKey: Hashable {
@@ -34,7 +51,8 @@ final class LookService: Sendable {
             if let old = entries.removeValue(forKey: key) { bytes -= Cache.cost(key, old) }
         }
 
-        static func cost(_ key: CacheKey, _ look: CachedLook) -> Int { look.body.count + key.appKey.utf8.count + 160 }
+        /// The body twice (the Swift bytes and the prepared wire bytes) plus heads and bookkeeping.
+        static func cost(_ key: CacheKey, _ look: CachedLook) -> Int { 2 * look.body.count + key.appKey.utf8.count + 600 }
     }
 
     let store: LookStore
@@ -147,7 +165,7 @@ final class LookService: Sendable {
         body += Array(",\"direction\":\"\(Localizer.direction(of: locale).rawValue)\",\"locale\":\(jsonString(locale.identifier)),\"look\":".utf8)
         body += Array(look)
         body += Array(",\"publishedAt\":\(jsonString(stored.publishedAt)),\"texts\":\(texts),\"version\":\(stored.version)}".utf8)
-        return CachedLook(version: stored.version, body: body, etag: "\"v\(stored.version)-\(fnv1a64Hex(body))\"")
+        return CachedLook(version: stored.version, body: body, etag: "\"v\(stored.version)-\(fnv1a64Hex(body))\"", locale: locale)
     }
 }
 

@@ -63,14 +63,8 @@ enum ServeCommand: Command {
         let graceText = arguments.value("shutdown-grace") ?? "5"
         guard let grace = Double(graceText), grace >= 0, grace <= 600 else { throw UsageError("--shutdown-grace takes seconds from 0 to 600") }
 
-        // Block the stop signals before libmicrohttpd starts its threads (they inherit the mask), so
-        // only this thread receives them, through sigwait below.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-        signal(SIGPIPE, SIG_IGN)
+        // Before the server's threads start (they inherit the mask): only this thread receives the signals.
+        StopSignals.block()
 
         var configuration = DaemonConfiguration()
         configuration.host = host
@@ -89,8 +83,7 @@ enum ServeCommand: Command {
         let shown = host.contains(":") ? "[\(host)]" : host
         Console.error("lookd: listening on http://\(shown):\(bound) (data \(configuration.dataDirectory); admin API \(daemon.adminEnabled ? "on" : "off: no token"))")
 
-        var received: Int32 = 0
-        sigwait(&stopSignals, &received)
+        let received = StopSignals.waitForStop { Console.error($0) }
         Console.error("lookd: signal \(received): stopping (grace \(graceText) s)")
         let unfinished = daemon.stop(grace: grace)
         if unfinished > 0 { Console.error("lookd: \(unfinished) request(s) were still in flight and were closed") }

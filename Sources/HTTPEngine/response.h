@@ -1,0 +1,20 @@
+// Response heads, internal to the engine.
+#ifndef LOOKD_RESPONSE_H
+#define LOOKD_RESPONSE_H
+
+#include "http_engine.h"
+
+/// The reason phrase for `status`.
+const char *he_reason(int status);
+/// False for 1xx, 204 and 304, which have no body and no Content-Length.
+int he_status_has_body(int status);
+/// Room for the head written by he_write_head.
+size_t he_head_bound(size_t fields_len);
+/// Writes the status line, `fields` and Content-Length (without the final CRLF) to `out`; returns its length.
+size_t he_write_head(unsigned char *out, int status, const char *fields, size_t fields_len, size_t body_len);
+
+int he_prepared_status(const he_prepared *prepared);
+const unsigned char *he_prepared_head(const he_prepared *prepared, size_t *length);
+const unsigned char *he_prepared_body(const he_prepared *prepared, size_t *length);
+
+#endif

@@ -1,0 +1,51 @@
+import HTTPEngine
+
+/// A response whose wire bytes (status line, fields, Content-Length, body) are built once and then written for
+/// any number of requests without copying or allocating: what a cache keeps for a hot response (the SDK fetch
+/// and its 304). The engine adds Date, X-Request-Id and Connection per request.
+///
+/// Immutable; the wire bytes are a reference-counted C buffer, so a value may be shared by every thread.
+final class PreparedResponse: Sendable {
+    let status: Int
+    let headers: [(name: String, value: String)]
+    /// The body as the route built it (also what in-process tests read). Not sent for HEAD, 204 and 304.
+    let body: [UInt8]
+    // The engine's buffer. OpaquePointer is not Sendable; the buffer is immutable and atomically counted.
+    nonisolated(unsafe) let wire: OpaquePointer
+
+    /// Builds the wire bytes. Header names and values must not contain CR or LF (such fields are left out).
+    init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        let fields = wireFields(headers)
+        let built = fields.withUnsafeBufferPointer { fieldBytes in
+            body.withUnsafeBytes { bodyBytes in
+                fieldBytes.withMemoryRebound(to: CChar.self) { names in
+                    he_prepared_create(Int32(status), names.baseAddress, names.count, bodyBytes.baseAddress, bodyBytes.count)
+                }
+            }
+        }
+        guard let built else { fatalError("out of memory building a prepared response") }
+        wire = built
+    }
+
+    deinit { he_prepared_release(wire) }
+}
+
+/// Header fields as `Name: value\r\n` lines. A field whose name or value holds CR, LF or NUL is left out, so a
+/// value can never start a second field or end the head.
+func wireFields(_ headers: [(name: String, value: String)]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(headers.count * 48)
+    for (name, value) in headers {
+        if name.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 || $0 == 58 }) || value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) {
+            continue
+        }
+        bytes += name.utf8
+        bytes += [58, 32]
+        bytes += value.utf8
+        bytes += [13, 10]
+    }
+    return bytes
+}
