@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "LookResolver", targets: ["LookResolver"]),
         .library(name: "Strings", targets: ["Strings"]),
+        .library(name: "StringsFormats", targets: ["StringsFormats"]),
         .library(name: "StringsLint", targets: ["StringsLint"]),
         .library(name: "LookdServer", targets: ["LookdServer"]),
         .executable(name: "lookd", targets: ["lookd"]),
@@ -27,8 +28,12 @@ let package = Package(
         // The runtime: catalogs, negotiation, fallback, plurals and MessageFormat, direction. ICU only through CICU.
         .target(name: "Strings", dependencies: ["CICU"]),
 
+        // Apple String Catalogs, Android resources and XLIFF ⇄ lookd catalogs. No I/O beyond reading files it is given.
+        .target(name: "StringsFormats", dependencies: ["Strings"]),
+
         // The translation linter and its reporters (text, JSON, GitHub, SARIF), over Strings; its ICU pattern pass is in CICU.
-        .target(name: "StringsLint", dependencies: ["Strings", "CICU"]),
+        // Other formats are read through StringsFormats.
+        .target(name: "StringsLint", dependencies: ["Strings", "StringsFormats", "CICU"]),
 
         // lookd's own HTTP/1.1 engine in C (docs/http.md): epoll loops, the strict request parser, limits, deadlines,
         // the worker pool. No outside library.
@@ -41,10 +46,10 @@ let package = Package(
         .target(name: "LookdServer", dependencies: ["LookResolver", "Strings", "StringsLint", "HTTPEngine", "CSQLite"]),
 
         // The CLI: argument parsing and commands, nothing else.
-        .executableTarget(name: "lookd", dependencies: ["LookdServer", "LookResolver", "Strings", "StringsLint"]),
+        .executableTarget(name: "lookd", dependencies: ["LookdServer", "LookResolver", "Strings", "StringsLint", "StringsFormats"]),
 
         // Benchmarks: an executable, never timed tests. `make bench`.
-        .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings", "StringsLint", "ICUAnchor"], path: "Benchmarks/lookd-bench"),
+        .executableTarget(name: "lookd-bench", dependencies: ["LookResolver", "Strings", "StringsLint", "StringsFormats", "ICUAnchor"], path: "Benchmarks/lookd-bench"),
 
         // Bench-only: raw ICU C++ doing what Strings does, timed in the same run (the `strings` suite's anchor).
         .target(
@@ -58,6 +63,7 @@ let package = Package(
         .testTarget(name: "LookResolverTests", dependencies: ["LookResolver"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         .testTarget(name: "StringsLintTests", dependencies: ["StringsLint", "Strings"]),
+        .testTarget(name: "StringsFormatsTests", dependencies: ["StringsFormats", "StringsLint", "Strings"], resources: [.copy("Fixtures")]),
 
         // Routes and services in process; a few live-daemon tests for what needs sockets (framing, limits, shutdown, kill -9).
         .testTarget(name: "LookdTests", dependencies: ["LookdServer", "LookResolver", "Strings", "CSQLite"]),

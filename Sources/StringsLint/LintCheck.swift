@@ -25,6 +25,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
     case missingPluralCategory = "missing-plural-category"
     case controlCharacter = "control-character"
     case unbalancedBidi = "unbalanced-bidi"
+    case unsupportedConstruct = "unsupported-construct"
     // Warnings: probably a mistake; a team may turn them up to errors or off in lookd-lint.json.
     case extraKey = "extra-key"
     case unreachablePluralCategory = "unreachable-plural-category"
@@ -35,6 +36,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
     case endPunctuation = "end-punctuation"
     case emptyValue = "empty-value"
     case spaceAroundCJKPlaceholder = "space-around-cjk-placeholder"
+    case translationState = "translation-state"
 
     /// The stable code, e.g. "missing-key".
     public var code: String { rawValue }
@@ -43,10 +45,11 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
     public var defaultSeverity: LintSeverity {
         switch self {
         case .unreadableFile, .invalidUTF8, .invalidJSON, .duplicateKey, .fileName, .missingKey, .syntaxError,
-             .argumentMismatch, .argumentType, .missingOther, .missingPluralCategory, .controlCharacter, .unbalancedBidi:
+             .argumentMismatch, .argumentType, .missingOther, .missingPluralCategory, .controlCharacter, .unbalancedBidi,
+             .unsupportedConstruct:
             .error
         case .extraKey, .unreachablePluralCategory, .missingDecimalCategory, .identicalToSource, .tooLong,
-             .whitespace, .endPunctuation, .emptyValue, .spaceAroundCJKPlaceholder:
+             .whitespace, .endPunctuation, .emptyValue, .spaceAroundCJKPlaceholder, .translationState:
             .warning
         }
     }
@@ -76,6 +79,8 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
         case .endPunctuation: "Final punctuation differs from the source"
         case .emptyValue: "Empty message"
         case .spaceAroundCJKPlaceholder: "Space between a date or time and Chinese or Japanese text"
+        case .unsupportedConstruct: "Construct lookd cannot read without losing meaning"
+        case .translationState: "Translation not in a translated state"
         }
     }
 
@@ -126,6 +131,10 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
             "The message is an empty string."
         case .spaceAroundCJKPlaceholder:
             "In a Chinese or Japanese catalog, a space separates a date or time argument from Han, kana or CJK punctuation on a side where the argument itself shows CJK text (ICU renders {date, date, ::dMMM} as 11月3日): the reader sees a gap these languages never write (将于 11月3日 续订). A side where the argument shows digits (01:05) is not reported."
+        case .unsupportedConstruct:
+            "String Catalogs, Android resources and XLIFF only: something lookd cannot map to a MessageFormat message without misreading it (device or width variations, markup inside an Android string, a locale outside the configured ones, a plural exact value other than 0). It is reported, not guessed at; docs/formats.md lists the mappings."
+        case .translationState:
+            "String Catalogs and XLIFF only: a localization whose state says it is not done (`new`, `needs_review`, `stale`; XLIFF `new`, `needs-translation`, `needs-review-translation`, …)."
         }
     }
 }

@@ -36,8 +36,9 @@ import Testing
     @Test func everyPlantedDefectAtItsPlace() throws {
         let findings = try Linter().lint(try catalogInputs(lintFixture("defects")))
         #expect(findings.map(Spot.init) == Self.expectedDefects)
-        // One fixture per check: every check is exercised.
-        #expect(Set(findings.map(\.check)) == Set(LintCheck.allCases))
+        // One fixture per check: every check of lookd catalogs is exercised (the format-only checks are in
+        // StringsFormatsTests).
+        #expect(Set(findings.map(\.check)) == Set(LintCheck.allCases).subtracting([.unsupportedConstruct, .translationState]))
         for finding in findings {
             #expect(finding.severity == finding.check.defaultSeverity)
         }

@@ -25,6 +25,7 @@ enum CommandLineTool {
         LocalesCommand.self,
         PreviewCommand.self,
         LintCommand.self,
+        ExportCommand.self, ImportCommand.self,
         ServeCommand.self,
         KeygenCommand.self,
     ]

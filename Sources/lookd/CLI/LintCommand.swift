@@ -1,6 +1,7 @@
 import LookdServer
 import Foundation
 import Strings
+import StringsFormats
 import StringsLint
 
 /// `lookd lint [PATH…] [--source TAG] [--format text|json|github|sarif] [--strict] [--config FILE]
@@ -12,6 +13,8 @@ enum LintCommand: Command {
         lookd lint [PATH...] [--source TAG] [--format text|json|github|sarif] [--strict] [--config FILE]
                    [--baseline FILE] [--update-baseline]
         PATH: a folder of catalogs (every *.json but lookd-lint.json) or catalog files; default Resources/Localizations.
+              Also a String Catalog (.xcstrings), an Android res/ folder (with values/strings.xml) or an XLIFF
+              (.xliff, .xlf), checked in their own terms (docs/formats.md).
         The source catalog (<TAG>.json, default en) is taken from the paths, else from the first file's folder.
         --config FILE     severities per check, locale and key, allowed identical values (default: lookd-lint.json
                           next to the catalogs, when present)
@@ -33,10 +36,19 @@ enum LintCommand: Command {
         let paths = arguments.positionals.isEmpty ? ["Resources/Localizations"] : arguments.positionals
         var files: [String] = []
         var folders: [String] = []
+        var formatInputs: [FormatLintInput] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw UsageError("\(path): no such file or directory")
+            }
+            do {
+                if let input = try FormatLintInput.detect(path: path) {
+                    formatInputs.append(input)
+                    continue
+                }
+            } catch {
+                throw UsageError("\(path): \(error.localizedDescription)")
             }
             if isDirectory.boolValue {
                 folders.append(path)
@@ -68,7 +80,7 @@ enum LintCommand: Command {
         if let source = arguments.value("source") { configuration.source = source }
 
         let sourceName = configuration.sourceTag + ".json"
-        if !files.contains(where: { ($0 as NSString).lastPathComponent == sourceName }) {
+        if !(files.isEmpty && folders.isEmpty), !files.contains(where: { ($0 as NSString).lastPathComponent == sourceName }) {
             let candidates = (folders + files.map(parent)).map { join($0, sourceName) }
             guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
                 throw UsageError("no source catalog \(sourceName) in \(paths.joined(separator: ", ")) (set another with --source TAG)")
@@ -80,12 +92,13 @@ enum LintCommand: Command {
             if let data = FileManager.default.contents(atPath: path) { return CatalogInput(name: path, bytes: [UInt8](data)) }
             return CatalogInput(name: path, unreadable: FileManager.default.isReadableFile(atPath: path) ? "read failed" : "not readable")
         }
-        let findings: [LintFinding]
+        var findings: [LintFinding] = []
         do {
-            findings = try Linter(configuration: configuration).lint(inputs)
+            if !inputs.isEmpty { findings = try Linter(configuration: configuration).lint(inputs) }
         } catch {
             throw UsageError(error.description)
         }
+        findings += formatInputs.flatMap { Linter(configuration: configuration).lint($0) }
 
         var reported = findings
         var suppressed = 0
@@ -112,7 +125,7 @@ enum LintCommand: Command {
             suppressed = split.suppressed.count
         }
 
-        let report = LintReport(findings: reported, fileCount: inputs.count, suppressedCount: suppressed, toolVersion: lookdVersion)
+        let report = LintReport(findings: reported, fileCount: inputs.count + formatInputs.count, suppressedCount: suppressed, toolVersion: lookdVersion)
         Console.write(Data(format.reporter.render(report).utf8))
         return report.fails(strict: arguments.flag("strict")) ? 1 : 0
     }

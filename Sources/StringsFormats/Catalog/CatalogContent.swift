@@ -1,0 +1,133 @@
+import Foundation
+import Strings
+
+/// lookd's catalogs as files hold them, order included: the English source (`en.json`, key → message,
+/// description, maxLength) and each locale's `TAG.json` (key → pattern). The neutral form every format
+/// converts from and to. Writing gives lookd's own file layout byte for byte (see `sourceFile` and
+/// `localeFile`). A value type.
+public struct CatalogContent: Sendable, Hashable {
+    /// One source message, as in `en.json`.
+    public struct SourceEntry: Sendable, Hashable {
+        public var key: String
+        public var message: String
+        public var description: String?
+        public var maxLength: Int?
+
+        public init(key: String, message: String, description: String? = nil, maxLength: Int? = nil) {
+            self.key = key
+            self.message = message
+            self.description = description
+            self.maxLength = maxLength
+        }
+    }
+
+    /// One translated pattern, as in `TAG.json`.
+    public struct Translation: Sendable, Hashable {
+        public var key: String
+        public var pattern: String
+
+        public init(key: String, pattern: String) {
+            self.key = key
+            self.pattern = pattern
+        }
+    }
+
+    /// The source messages in file order.
+    public var source: [SourceEntry]
+    /// Each locale's patterns in file order (English is `source`, never here).
+    public var translations: [LocaleTag: [Translation]]
+
+    public init(source: [SourceEntry], translations: [LocaleTag: [Translation]] = [:]) {
+        self.source = source
+        self.translations = translations
+    }
+
+    /// The source entry of `key`, nil when the source has no such key.
+    public func sourceEntry(_ key: String) -> SourceEntry? { source.first { $0.key == key } }
+
+    /// The locales that have translations, in `LocaleTag.all` order.
+    public var locales: [LocaleTag] { translations.keys.sorted() }
+
+    /// Reads `en.json` and every `TAG.json` of the 50 tags in `directory`. Throws `CatalogError` naming the
+    /// file (missing directory or source, unreadable file, not the JSON shape a catalog has).
+    public static func load(directory: URL) throws -> CatalogContent {
+        let sourceURL = directory.appendingPathComponent("en.json")
+        guard let sourceData = FileManager.default.contents(atPath: sourceURL.path) else {
+            throw CatalogError.missingSource(directory: directory.path)
+        }
+        var content = CatalogContent(source: try readSource([UInt8](sourceData), path: sourceURL.path))
+        for locale in LocaleTag.all where locale != .english {
+            let url = directory.appendingPathComponent(locale.identifier + ".json")
+            guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+            content.translations[locale] = try readLocale([UInt8](data), path: url.path)
+        }
+        return content
+    }
+
+    /// Parses `en.json` bytes; `path` names the file in errors.
+    public static func readSource(_ bytes: [UInt8], path: String) throws -> [SourceEntry] {
+        try members(bytes, path: path).map { member in
+            guard let message = member.value["message"]?.string else {
+                throw CatalogError.invalidContent(path: path, detail: "key '\(member.key)' needs an object with a string \"message\"")
+            }
+            return SourceEntry(key: member.key, message: message, description: member.value["description"]?.string,
+                               maxLength: member.value["maxLength"]?.integer)
+        }
+    }
+
+    /// Parses `TAG.json` bytes; `path` names the file in errors.
+    public static func readLocale(_ bytes: [UInt8], path: String) throws -> [Translation] {
+        try members(bytes, path: path).map { member in
+            guard let pattern = member.value.string else {
+                throw CatalogError.invalidContent(path: path, detail: "key '\(member.key)' must map to a string pattern")
+            }
+            return Translation(key: member.key, pattern: pattern)
+        }
+    }
+
+    private static func members(_ bytes: [UInt8], path: String) throws -> [JSONTree.Member] {
+        let tree: JSONTree
+        do {
+            tree = try JSONTree(parsing: bytes)
+        } catch {
+            throw CatalogError.invalidContent(path: path, detail: "not valid JSON (\(error))")
+        }
+        guard let members = tree.members else {
+            throw CatalogError.invalidContent(path: path, detail: "the top level must be a JSON object")
+        }
+        return members
+    }
+
+    /// `en.json` as lookd writes it: one entry a line, `{"message": …, "description": …, "maxLength": …}`,
+    /// a blank line where the key's first dot-separated segment changes.
+    public var sourceFile: [UInt8] {
+        var lines: [String] = []
+        var previousGroup: Substring?
+        for (position, entry) in source.enumerated() {
+            let group = entry.key.split(separator: ".", maxSplits: 1).first ?? ""
+            if let previousGroup, previousGroup != group { lines.append("") }
+            previousGroup = group
+            var fields = ["\"message\": " + JSONText.quoted(entry.message)]
+            if let description = entry.description { fields.append("\"description\": " + JSONText.quoted(description)) }
+            if let maxLength = entry.maxLength { fields.append("\"maxLength\": \(maxLength)") }
+            let comma = position == source.count - 1 ? "" : ","
+            lines.append("  " + JSONText.quoted(entry.key) + ": {" + fields.joined(separator: ", ") + "}" + comma)
+        }
+        return Array(("{\n" + lines.map { $0 + "\n" }.joined() + "}\n").utf8)
+    }
+
+    /// `TAG.json` as lookd writes it: `"key": "pattern"` a line, no blank lines. Nil when the locale has no
+    /// translations.
+    public func localeFile(_ locale: LocaleTag) -> [UInt8]? {
+        guard let entries = translations[locale] else { return nil }
+        let lines = entries.enumerated().map { position, entry in
+            "  " + JSONText.quoted(entry.key) + ": " + JSONText.quoted(entry.pattern) + (position == entries.count - 1 ? "" : ",") + "\n"
+        }
+        return Array(("{\n" + lines.joined() + "}\n").utf8)
+    }
+
+    /// Every file: `en.json` first, then `TAG.json` for each locale with translations, in `LocaleTag.all` order.
+    public var files: [(name: String, bytes: [UInt8])] {
+        [("en.json", sourceFile)] + locales.compactMap { locale in localeFile(locale).map { (locale.identifier + ".json", $0) } }
+    }
+}

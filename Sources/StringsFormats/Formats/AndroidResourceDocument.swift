@@ -1,0 +1,221 @@
+import Foundation
+import Strings
+
+/// The `strings.xml` files of an Android `res/` directory, parsed: per locale, each `<string>` and
+/// `<plurals>` with its text, comment and position — what import converts and lint checks. A value type.
+public struct AndroidResourceDocument: Sendable {
+    public struct Resource: Sendable {
+        public let name: String
+        /// The comment right before the resource (English file only carries lookd's).
+        public let comment: String?
+        /// `nil` for a `<string>`; the items' quantities and texts (unescaped) for `<plurals>`.
+        public let items: [(quantity: String, text: String, position: FilePosition)]?
+        /// The `<string>`'s text, unescaped.
+        public let text: String
+        public let position: FilePosition
+    }
+
+    public struct File: Sendable {
+        /// `values-ar/strings.xml`, relative to the `res/` directory.
+        public let path: String
+        public let locale: LocaleTag
+        public let resources: [Resource]
+    }
+
+    /// Files of the 50 locales' primary directories, English first.
+    public let files: [File]
+    /// Files that could not be read (not XML, not `<resources>`, a secondary directory that differs); their
+    /// resources are not in `files`.
+    public let fileProblems: [ConversionError.Problem]
+
+    /// Reads every `values*/strings.xml`. Directories that are not one of the 50 locales' are skipped; a
+    /// secondary directory (`values-he` next to `values-iw`) must hold the same bytes. Problems with a file are
+    /// in `fileProblems`.
+    public init(files input: FormatFiles) {
+        var files: [File] = []
+        var problems: [ConversionError.Problem] = []
+        for (path, bytes) in input.files.sorted(by: { $0.key < $1.key }) {
+            let parts = path.split(separator: "/")
+            guard parts.count >= 2, parts[parts.count - 1] == Substring(AndroidResourcesFormat.fileName),
+                  let (locale, isPrimary) = AndroidQualifier.locale(ofDirectory: String(parts[parts.count - 2])) else { continue }
+            if !isPrimary {
+                let primary = parts.dropLast(2).map(String.init) + [AndroidQualifier.directories(for: locale)[0], AndroidResourcesFormat.fileName]
+                if let other = input.files[primary.joined(separator: "/")], other != bytes {
+                    problems.append(.init(key: nil, locale: locale.identifier, reason: "differs from \(primary.joined(separator: "/"))", file: path, position: .start))
+                }
+                if input.files[primary.joined(separator: "/")] != nil { continue }
+            }
+            do {
+                let (resources, resourceProblems) = try Self.resources(XMLTree.parse(bytes))
+                files.append(File(path: path, locale: locale, resources: resources))
+                problems += resourceProblems.map { problem in
+                    var placed = problem.placed(file: path, position: nil)
+                    placed.locale = locale.identifier
+                    return placed
+                }
+            } catch let error as ConversionError {
+                problems += error.problems.map { .init(key: $0.key, locale: locale.identifier, reason: $0.reason, kind: .syntax, file: path, position: $0.position ?? .start) }
+            } catch {}
+        }
+        self.fileProblems = problems
+        self.files = files.sorted { $0.locale < $1.locale }
+    }
+
+    /// The resources of a file, and the problems of those that could not be read (left out).
+    private static func resources(_ root: XMLTree) throws -> ([Resource], [ConversionError.Problem]) {
+        guard root.name == "resources" else { throw ConversionError(key: nil, reason: "the root element is <\(root.name)>, not <resources>") }
+        var resources: [Resource] = []
+        var problems: [ConversionError.Problem] = []
+        var comment: String?
+        for child in root.children {
+            switch child {
+            case .comment(let text):
+                var inner = Substring(text)
+                if inner.hasPrefix(" ") { inner = inner.dropFirst() }
+                if inner.hasSuffix(" ") { inner = inner.dropLast() }
+                comment = inner.replacingOccurrences(of: "\n         ", with: "\n")
+            case .text: break
+            case .element(let element):
+                defer { comment = nil }
+                guard let name = element.attributes["name"] else {
+                    problems.append(.init(key: nil, reason: "<\(element.name)> without a name", kind: .syntax, position: element.position))
+                    continue
+                }
+                do {
+                    switch element.name {
+                    case "string":
+                        resources.append(Resource(name: name, comment: comment, items: nil, text: try text(of: element, name: name), position: element.position))
+                    case "plurals":
+                        let items = try element.elements(named: "item").map { item in
+                            guard let quantity = item.attributes["quantity"] else { throw ConversionError(key: name, reason: "<item> without a quantity") }
+                            return (quantity: quantity, text: try text(of: item, name: name), position: item.position)
+                        }
+                        resources.append(Resource(name: name, comment: comment, items: items, text: "", position: element.position))
+                    default:
+                        continue
+                    }
+                } catch let error as ConversionError {
+                    problems += error.problems.map { $0.placed(file: nil, position: element.position) }
+                }
+            }
+        }
+        return (resources, problems)
+    }
+
+    /// A resource's text; inline `<xliff:g>` keeps its content, any other markup is refused (not misread).
+    private static func text(of element: XMLTree, name: String) throws -> String {
+        for inner in element.elements where inner.name != "xliff:g" {
+            throw ConversionError(key: name, reason: "<\(inner.name)> markup inside a string is not supported")
+        }
+        do {
+            return try AndroidStringEscaping.unescape(element.text)
+        } catch let error as ConversionError {
+            throw ConversionError(key: name, reason: error.problems.first?.reason ?? "bad escape", kind: .syntax)
+        }
+    }
+
+    /// The resources as `PrintfCatalog` units, English's order; translations are matched by resource name.
+    /// Throws one `ConversionError` with every problem.
+    public func catalog() throws -> PrintfCatalog {
+        let (catalog, problems) = catalogSkippingProblems()
+        if !problems.isEmpty { throw ConversionError(problems) }
+        return catalog
+    }
+
+    /// `catalog()` that leaves out each resource it cannot read and returns those problems, placed at the
+    /// resource in its file — what a linter needs to go on.
+    public func catalogSkippingProblems() -> (catalog: PrintfCatalog, problems: [ConversionError.Problem]) {
+        guard let english = files.first(where: { $0.locale == .english }) else {
+            return (PrintfCatalog(units: []), fileProblems + [.init(key: nil, reason: "no values/strings.xml (the English source)")])
+        }
+        var problems = fileProblems
+        var byLocale: [LocaleTag: (file: File, resources: [String: Resource])] = [:]
+        for file in files where file.locale != .english {
+            byLocale[file.locale] = (file, Dictionary(file.resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }))
+        }
+        var units: [PrintfCatalog.Unit] = []
+        for resource in english.resources {
+            let split = SelectCase.parse(androidName: resource.name)
+            var comment = EntryComment(text: resource.comment)
+            if comment.legend == nil { comment.legend = Self.inferredLegend(resource) }
+            let legend = comment.legend ?? ArgumentLegend(entries: [])
+            var messages: [LocaleTag: PrintfMessage] = [:]
+            do {
+                messages[.english] = try Self.message(resource, legend: legend, locale: .english)
+            } catch let error as ConversionError {
+                problems += error.problems.map { $0.placed(file: english.path, position: resource.position) }
+                continue
+            } catch { continue }
+            for (locale, translated) in byLocale {
+                guard let resource = translated.resources[resource.name] else { continue }
+                do {
+                    messages[locale] = try Self.message(resource, legend: legend, locale: locale)
+                } catch let error as ConversionError {
+                    problems += error.problems.map { $0.placed(file: translated.file.path, position: resource.position) }
+                } catch {}
+            }
+            units.append(PrintfCatalog.Unit(key: split?.name ?? resource.name, selectCase: split?.selectCase, comment: comment, messages: messages))
+        }
+        let names = Set(english.resources.map(\.name))
+        for file in files where file.locale != .english {
+            for resource in file.resources where !names.contains(resource.name) {
+                problems.append(.init(key: resource.name, locale: file.locale.identifier, reason: "not in values/strings.xml", kind: .unknownKey,
+                                      file: file.path, position: resource.position))
+            }
+        }
+        return (PrintfCatalog(units: units), problems)
+    }
+
+    static func message(_ resource: Resource, legend: ArgumentLegend, locale: LocaleTag) throws -> PrintfMessage {
+        let dialect = PrintfDialect.android
+        guard let items = resource.items else {
+            return PrintfMessage(template: try dialect.parse(resource.text, legend: legend, countArgument: nil, key: resource.name, locale: locale.identifier), plurals: [])
+        }
+        guard let argument = legend.entries.firstIndex(where: { $0.type == "plural" }).map({ $0 + 1 }) else {
+            throw ConversionError(key: resource.name, locale: locale.identifier, reason: "<plurals> whose source message has no plural argument")
+        }
+        let variants = try items.map { item in
+            guard let category = PluralCategory(rawValue: item.quantity) else {
+                throw ConversionError(key: resource.name, locale: locale.identifier, reason: "quantity '\(item.quantity)' is not a plural category")
+            }
+            return PrintfMessage.Variant(category: category, pieces: try dialect.parse(item.text, legend: legend, countArgument: argument, key: resource.name, locale: locale.identifier))
+        }
+        return PrintfMessage(template: [.plural(argument)], plurals: [PrintfMessage.Plural(argument: argument, variants: variants.sorted { $0.category < $1.category })])
+    }
+
+    /// For files lookd did not write: `arg1`, `arg2`, … typed by the English text (`%d` integer, else text); a
+    /// `<plurals>` counts with its first integer argument, or with an extra one when it shows none.
+    static func inferredLegend(_ resource: Resource) -> ArgumentLegend? {
+        let texts = resource.items?.map(\.text) ?? [resource.text]
+        var integers: [Int: Bool] = [:]
+        for text in texts {
+            var sequential = 1
+            var rest = Substring(text)
+            while let percent = rest.firstIndex(of: "%") {
+                rest = rest[rest.index(after: percent)...]
+                if rest.hasPrefix("%") { rest = rest.dropFirst(); continue }
+                let digits = rest.prefix { $0.isNumber }
+                var number = sequential
+                if !digits.isEmpty, rest.dropFirst(digits.count).hasPrefix("$") {
+                    number = Int(digits) ?? sequential
+                    rest = rest.dropFirst(digits.count + 1)
+                } else {
+                    sequential += 1
+                }
+                integers[number] = rest.hasPrefix("d")
+            }
+        }
+        var count = integers.keys.max() ?? 0
+        var pluralArgument = resource.items == nil ? nil : integers.filter(\.value).keys.min()
+        if resource.items != nil, pluralArgument == nil {
+            count += 1
+            pluralArgument = count
+        }
+        guard count > 0 else { return nil }
+        return ArgumentLegend(entries: (1...count).map { number in
+            if number == pluralArgument { return ArgumentLegend.Entry(name: "arg\(number)", type: "plural", style: nil) }
+            return integers[number] == true ? ArgumentLegend.Entry(name: "arg\(number)", type: "number", style: "integer")
+                : ArgumentLegend.Entry(name: "arg\(number)", type: nil, style: nil)
+        })
+    }
+}

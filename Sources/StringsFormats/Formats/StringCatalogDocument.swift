@@ -1,0 +1,187 @@
+import Strings
+
+/// A parsed `.xcstrings` file: each string's key, comment and localizations with their states and positions —
+/// what import converts and lint checks. Built by `init(bytes:)`; a value type.
+public struct StringCatalogDocument: Sendable {
+    /// One localization of one string.
+    public struct Localization: Sendable {
+        public let locale: String
+        /// `translated`, `new`, `needs_review`, `stale`, … (of the string unit, or the first variant's).
+        public let state: String?
+        public let position: FilePosition
+        let tree: JSONTree
+    }
+
+    public struct Entry: Sendable {
+        public let key: String
+        public let comment: String?
+        public let position: FilePosition
+        public let localizations: [Localization]
+    }
+
+    public let sourceLanguage: String
+    public let entries: [Entry]
+
+    /// Parses the JSON and the catalog's shape. Throws `JSONSyntaxError` or `ConversionError`.
+    public init(bytes: [UInt8]) throws {
+        let tree = try JSONTree(parsing: bytes)
+        guard let language = tree["sourceLanguage"]?.string else {
+            throw ConversionError(key: nil, reason: "not a String Catalog: no \"sourceLanguage\"")
+        }
+        sourceLanguage = language
+        guard let strings = tree["strings"]?.members else { throw ConversionError(key: nil, reason: "not a String Catalog: no \"strings\" object") }
+        entries = strings.map { member in
+            let localizations = (member.value["localizations"]?.members ?? []).map { localization in
+                let state = localization.value["stringUnit"]?["state"]?.string
+                    ?? localization.value["variations"]?.members?.first?.value.members?.first?.value["stringUnit"]?["state"]?.string
+                return Localization(locale: localization.key, state: state, position: localization.value.position, tree: localization.value)
+            }
+            return Entry(key: member.key, comment: member.value["comment"]?.string, position: member.value.position, localizations: localizations)
+        }
+    }
+
+    /// The catalog as `PrintfCatalog` units. The source language must be `en`; each localization must be one of
+    /// the 50 locales (Apple's tags are lookd's). Arguments are named by the comment's legend, else `arg1`,
+    /// `arg2`, … from the English text. Throws one `ConversionError` with every problem.
+    public func catalog() throws -> PrintfCatalog {
+        let (catalog, problems) = catalogSkippingProblems()
+        if !problems.isEmpty { throw ConversionError(problems) }
+        return catalog
+    }
+
+    /// `catalog()` that leaves out each localization (or string) it cannot read and returns those problems,
+    /// placed at the localization — what a linter needs to go on.
+    public func catalogSkippingProblems() -> (catalog: PrintfCatalog, problems: [ConversionError.Problem]) {
+        var problems: [ConversionError.Problem] = []
+        guard sourceLanguage == "en" else {
+            return (PrintfCatalog(units: []), [.init(key: nil, reason: "sourceLanguage is '\(sourceLanguage)'; lookd's source is en", position: .start)])
+        }
+        var units: [PrintfCatalog.Unit] = []
+        for entry in entries {
+            let split = SelectCase.parse(appleKey: entry.key)
+            var comment = EntryComment(text: entry.comment)
+            if comment.legend == nil, let english = entry.localizations.first(where: { $0.locale == "en" }) {
+                comment.legend = Self.inferredLegend(english.tree, key: entry.key)
+            }
+            let legend = comment.legend ?? ArgumentLegend(entries: [])
+            var messages: [LocaleTag: PrintfMessage] = [:]
+            for localization in entry.localizations {
+                guard let locale = LocaleTag(localization.locale), locale.identifier == localization.locale else {
+                    problems.append(.init(key: entry.key, locale: localization.locale, reason: "not one of lookd's 50 locales (Apple tags: zh-Hans, zh-HK, es-419, pt-PT, nb, …)",
+                                          position: localization.position))
+                    continue
+                }
+                do {
+                    messages[locale] = try Self.message(localization.tree, legend: legend, key: entry.key, locale: localization.locale)
+                } catch let error as ConversionError {
+                    problems += error.problems.map { $0.placed(file: nil, position: localization.position) }
+                } catch {}
+            }
+            units.append(PrintfCatalog.Unit(key: split?.key ?? entry.key, selectCase: split?.selectCase, comment: comment, messages: messages))
+        }
+        return (PrintfCatalog(units: units), problems)
+    }
+
+    private static func unitValue(_ tree: JSONTree?, key: String, locale: String) throws -> String {
+        guard let value = tree?["stringUnit"]?["value"]?.string else {
+            throw ConversionError(key: key, locale: locale, reason: "expected a stringUnit with a string value")
+        }
+        return value
+    }
+
+    private static func variants(_ tree: JSONTree, legend: ArgumentLegend, countArgument: Int, key: String, locale: String) throws -> [PrintfMessage.Variant] {
+        guard let variations = tree.members else { throw ConversionError(key: key, locale: locale, reason: "variations must be an object") }
+        guard variations.count == 1, variations[0].key == "plural", let plural = variations[0].value.members else {
+            let kinds = variations.map(\.key).filter { $0 != "plural" }
+            throw ConversionError(key: key, locale: locale, reason: "\(kinds.joined(separator: ", ")) variations are not supported (lookd has plural variations only)", kind: .unsupported)
+        }
+        return try plural.map { member in
+            guard let category = PluralCategory(rawValue: member.key) else {
+                throw ConversionError(key: key, locale: locale, reason: "'\(member.key)' is not a plural category")
+            }
+            let text = try unitValue(member.value, key: key, locale: locale)
+            return PrintfMessage.Variant(category: category, pieces: try PrintfDialect.apple.parse(text, legend: legend, countArgument: countArgument, key: key, locale: locale))
+        }.sorted { $0.category < $1.category }
+    }
+
+    static func message(_ tree: JSONTree, legend: ArgumentLegend, key: String, locale: String) throws -> PrintfMessage {
+        if let variations = tree["variations"] {
+            guard legend.entries.count == 1 else {
+                throw ConversionError(key: key, locale: locale, reason: "plural variations on a string with \(legend.entries.count) arguments (use substitutions)")
+            }
+            let plural = PrintfMessage.Plural(argument: 1, variants: try variants(variations, legend: legend, countArgument: 1, key: key, locale: locale))
+            return PrintfMessage(template: [.plural(1)], plurals: [plural])
+        }
+        let template = try unitValue(tree, key: key, locale: locale)
+        var slots: [String: Int] = [:]
+        var plurals: [PrintfMessage.Plural] = []
+        for substitution in tree["substitutions"]?.members ?? [] {
+            guard let number = substitution.value["argNum"]?.integer ?? Self.tokenArgument(substitution.key, in: template),
+                  number >= 1, number <= legend.entries.count else {
+                throw ConversionError(key: key, locale: locale, reason: "substitution '\(substitution.key)' needs an argNum within the source's arguments")
+            }
+            guard let variations = substitution.value["variations"] else {
+                throw ConversionError(key: key, locale: locale, reason: "substitution '\(substitution.key)' has no variations")
+            }
+            slots[substitution.key] = number
+            plurals.append(PrintfMessage.Plural(argument: number, variants: try variants(variations, legend: legend, countArgument: number, key: key, locale: locale)))
+        }
+        let pieces = try PrintfDialect.apple.parse(template, legend: legend, countArgument: nil, slots: slots, key: key, locale: locale)
+        return PrintfMessage(template: pieces, plurals: plurals)
+    }
+
+    /// The argument a `%#@name@` token stands for when the substitution has no `argNum`: its number
+    /// (`%2$#@name@`), else its place among the template's specifiers.
+    static func tokenArgument(_ name: String, in template: String) -> Int? {
+        var rest = Substring(template)
+        var place = 0
+        while let percent = rest.firstIndex(of: "%") {
+            rest = rest[rest.index(after: percent)...]
+            if rest.hasPrefix("%") { rest = rest.dropFirst(); continue }
+            place += 1
+            let digits = rest.prefix { $0.isNumber }
+            let afterDigits = rest.dropFirst(digits.count)
+            let explicit = !digits.isEmpty && afterDigits.hasPrefix("$")
+            let body = explicit ? afterDigits.dropFirst() : rest
+            if body.hasPrefix("#@\(name)@") { return explicit ? Int(digits) : place }
+        }
+        return nil
+    }
+
+    /// Arguments `arg1`, `arg2`, … typed by the English text's specifiers, for catalogs lookd did not write.
+    static func inferredLegend(_ tree: JSONTree, key: String) -> ArgumentLegend {
+        var texts: [String] = []
+        var plurals: [Int: String] = [:]
+        if let value = tree["stringUnit"]?["value"]?.string { texts.append(value) }
+        for substitution in tree["substitutions"]?.members ?? [] {
+            if let number = substitution.value["argNum"]?.integer { plurals[number] = substitution.key }
+        }
+        if tree["variations"] != nil { plurals[1] = "arg1" }
+        var types: [Int: String?] = [:]
+        var sequential = 1
+        for text in texts {
+            var rest = Substring(text)
+            while let percent = rest.firstIndex(of: "%") {
+                rest = rest[rest.index(after: percent)...]
+                if rest.hasPrefix("%") { rest = rest.dropFirst(); continue }
+                let digits = rest.prefix { $0.isNumber }
+                var number = sequential
+                if !digits.isEmpty, rest.dropFirst(digits.count).hasPrefix("$") {
+                    number = Int(digits) ?? sequential
+                    rest = rest.dropFirst(digits.count + 1)
+                } else {
+                    sequential += 1
+                }
+                if rest.hasPrefix("#@") { continue }
+                types[number] = rest.hasPrefix("@") ? .some(nil) : "number"
+            }
+        }
+        let count = max(types.keys.max() ?? 0, plurals.keys.max() ?? 0)
+        return ArgumentLegend(entries: (0..<count).map { index in
+            let number = index + 1
+            if plurals[number] != nil { return ArgumentLegend.Entry(name: plurals[number] == "arg1" ? "arg1" : plurals[number]!, type: "plural", style: nil) }
+            let type = types[number] ?? nil
+            return ArgumentLegend.Entry(name: "arg\(number)", type: type, style: type == nil ? nil : "integer")
+        })
+    }
+}

@@ -1,0 +1,30 @@
+import Strings
+import StringsFormats
+
+/// An XLIFF 1.2 file for the linter: positions are each `<trans-unit>`.
+struct XLIFFLintReader: FormatLintReader {
+    static let finishedStates: Set<String> = ["translated", "final", "signed-off"]
+
+    func reading(_ files: FormatFiles) -> FormatLintReading {
+        var reading = FormatLintReading()
+        let document: XLIFFDocument
+        do {
+            document = try XLIFFDocument(bytes: files.single ?? [])
+            reading.content = try document.content()
+        } catch let error as ConversionError {
+            reading.problems = error.problems.map { $0.placed(file: nil, position: .start) }
+            return reading
+        } catch {
+            return reading
+        }
+        for unit in document.units {
+            let place = FormatLintReading.Place(file: nil, position: unit.position)
+            reading.places[FormatLintReading.placeKey(locale: "en", key: unit.id)] = place
+            reading.places[FormatLintReading.placeKey(locale: document.targetLanguage, key: unit.id)] = place
+            if unit.target != nil, let state = unit.state, !Self.finishedStates.contains(state) {
+                reading.states.append(.init(key: unit.id, locale: document.targetLanguage, state: state, place: place))
+            }
+        }
+        return reading
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Strings
+import StringsFormats
+
+/// `lookd export --format xcstrings|android|xliff --out PATH [--locale TAG] [--catalogs DIR]`
+enum ExportCommand: Command {
+    static let name = "export"
+    static let summary = "write the catalogs as a String Catalog, Android resources or XLIFF"
+    static let usage = """
+        lookd export --format xcstrings|android|xliff --out PATH [--locale TAG] [--catalogs DIR]
+        xcstrings  PATH is the Localizable.xcstrings file (all 50 locales)
+        android    PATH is the res/ directory (values/ and values-<qualifier>/strings.xml)
+        xliff      PATH is the XLIFF 1.2 file for --locale TAG
+        What cannot be expressed is refused with the key named; nothing is written then (exit 1).
+        Mappings: docs/formats.md.
+        """
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.rejectUnknown(["format", "out", "locale", "catalogs"])
+        let format = try FormatArgument.format(arguments)
+        guard let out = arguments.value("out") else { throw UsageError("--out PATH is required") }
+        let directory = try CatalogLocator.directory(arguments)
+        let content: CatalogContent
+        do {
+            content = try CatalogContent.load(directory: directory)
+        } catch {
+            throw UsageError("\(error)")
+        }
+        let files: FormatFiles
+        do {
+            files = try format.write(content)
+        } catch let error as ConversionError {
+            Console.error("lookd export: cannot write \(format.name):\n" + error.problems.map { "  " + $0.description }.joined(separator: "\n"))
+            return 1
+        }
+        do {
+            try files.write(to: out)
+        } catch {
+            throw UsageError("\(out): \(error.localizedDescription)")
+        }
+        Console.error("lookd export: wrote \(format.name) to \(out) (\(files.files.count) file\(files.files.count == 1 ? "" : "s"))")
+        return 0
+    }
+}
+
+/// The `--format` (and `--locale`) options of export and import.
+enum FormatArgument {
+    static func format(_ arguments: Arguments) throws -> any CatalogFormat {
+        guard let name = arguments.value("format") else {
+            throw UsageError("--format \(CatalogFormats.names.joined(separator: "|")) is required")
+        }
+        guard let format = CatalogFormats.named(name, locale: arguments.value("locale")) else {
+            throw UsageError("--format must be \(CatalogFormats.names.joined(separator: ", ")) (got '\(name)')")
+        }
+        return format
+    }
+}
