@@ -81,10 +81,10 @@ public final class Localizer: Sendable {
         if let entry = messages.entry(slot) { return entry }
         var problems: [String] = []
         for link in FallbackChain.chain(for: locale) {
-            guard let pattern = catalogs.patterns[link]?[key], !pattern.isEmpty else { continue }
+            guard let pattern = catalogs.pattern(key: key, locale: link), !pattern.isEmpty else { continue }
             let conventions = Self.sameLanguage(link, locale) ? locale : link
             do {
-                let formatter = try MessageFormatter(pattern: pattern, locale: conventions.identifier)
+                let formatter = try MessageFormatter(pattern: pattern, locale: conventions.conventionsIdentifier)
                 return messages.store(MessageTable.Entry(formatter: formatter, servedBy: link), in: slot)
             } catch {
                 problems.append("\(link): \(error)")
@@ -94,15 +94,15 @@ public final class Localizer: Sendable {
     }
 
     private static func sameLanguage(_ a: LocaleTag, _ b: LocaleTag) -> Bool {
-        LanguageTag.subtags(a.identifier).language == LanguageTag.subtags(b.identifier).language
+        LanguageTag.subtags(a.conventionsIdentifier).language == LanguageTag.subtags(b.conventionsIdentifier).language
     }
 
     // MARK: Locale facts
 
-    /// `.rightToLeft` for ar, he, fa, ur; `.leftToRight` for the others (ICU).
+    /// `.rightToLeft` for ar, he, fa, ur and the pseudo-locale ar-XB; `.leftToRight` for the others (ICU).
     public static func direction(of locale: LocaleTag) -> TextDirection { LocaleInfo.of(locale).direction }
 
-    /// The locale's CLDR plural categories, in CLDR order (ICU).
+    /// The locale's CLDR plural categories, in CLDR order (ICU); English's for the pseudo-locales.
     public static func pluralCategories(of locale: LocaleTag) -> [PluralCategory] { LocaleInfo.of(locale).pluralCategories }
 
     /// The locale's name in its own language (ICU).

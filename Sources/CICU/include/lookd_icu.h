@@ -79,6 +79,10 @@ int32_t lookd_locale_native_name(const char *tag, int32_t length, char *buffer, 
 /** 1 when the locale's script is written right to left, else 0. */
 int32_t lookd_locale_is_rtl(const char *tag, int32_t length);
 
+/** Every locale ID ICU's data has, as ICU spells them ("nb_NO", "zh_Hant_MO"), legacy aliases included ("iw",
+ *  "no_NO", "sh", "zh_TW"), separated by single spaces. For tests that must cover all of ICU's data. */
+int32_t lookd_locale_available_ids(char *buffer, int32_t capacity);
+
 /* ---------------------------------------------------------------- plural rules (plural_rules.cpp) */
 
 typedef struct lookd_plural_rules lookd_plural_rules;

@@ -7,9 +7,14 @@ public struct CatalogSet: Sendable {
     public let directory: URL
     /// The English source: key → message, description and maximum length. Its keys are the key inventory.
     public let source: [String: SourceMessage]
-    /// Every loaded catalog's patterns by locale (English included, from the source's messages).
+    /// Every loaded catalog's patterns by locale (English included, from the source's messages). Never the
+    /// pseudo-locales: see `pseudoPatterns`.
     public let patterns: [LocaleTag: [String: String]]
-    /// `.json` files in the directory whose name is not one of the 50 tags (reported, not loaded).
+    /// The pseudo-locales' patterns (en-XA, ar-XB), generated from the English source when the set is made
+    /// (`PseudoLocalization`); never read from or written to a file.
+    public let pseudoPatterns: [LocaleTag: [String: String]]
+    /// `.json` files in the directory whose name is not one of the 50 tags (reported, not loaded; so are files
+    /// named for a pseudo-locale, which is always generated).
     public let ignoredFiles: [String]
 
     /// The source keys, sorted.
@@ -26,6 +31,15 @@ public struct CatalogSet: Sendable {
         patterns[.english] = source.mapValues(\.message)
         self.patterns = patterns
         self.ignoredFiles = ignoredFiles
+        pseudoPatterns = Dictionary(uniqueKeysWithValues: LocaleTag.pseudoLocales.map { locale in
+            (locale, source.mapValues { PseudoLocalization.pattern($0.message, for: locale) })
+        })
+    }
+
+    /// The pattern `locale`'s own catalog (or, for a pseudo-locale, its generated set) has for `key`; nil when
+    /// it has none. Does not follow the fallback chain.
+    public func pattern(key: String, locale: LocaleTag) -> String? {
+        locale.isPseudo ? pseudoPatterns[locale]?[key] : patterns[locale]?[key]
     }
 
     /// Loads `en.json` and every `<tag>.json` for the 50 tags from `directory`.

@@ -22,7 +22,7 @@ public struct MergedCatalog: Sendable {
         var entries: [String: Entry] = [:]
         for key in catalogs.source.keys {
             for link in chain {
-                if let pattern = catalogs.patterns[link]?[key], !pattern.isEmpty {
+                if let pattern = catalogs.pattern(key: key, locale: link), !pattern.isEmpty {
                     entries[key] = Entry(pattern: pattern, servedBy: link)
                     break
                 }

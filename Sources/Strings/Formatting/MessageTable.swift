@@ -28,13 +28,13 @@ final class MessageTable: @unchecked Sendable {
     init(keys: some Collection<String>) {
         keyIndex = KeyIndex(keys)
         keyCount = keyIndex.count
-        let count = max(keyCount * LocaleTag.all.count, 1)
+        let count = max(keyCount * LocaleTag.allIncludingPseudo.count, 1)
         slots = .allocate(capacity: count)
         for slot in 0..<count { (slots + slot).initialize(to: Atomic<Int>(0)) }
     }
 
     deinit {
-        let count = max(keyCount * LocaleTag.all.count, 1)
+        let count = max(keyCount * LocaleTag.allIncludingPseudo.count, 1)
         for slot in 0..<count {
             let bits = slots[slot].load(ordering: .acquiring)
             if let pointer = UnsafeRawPointer(bitPattern: bits) { Unmanaged<Entry>.fromOpaque(pointer).release() }

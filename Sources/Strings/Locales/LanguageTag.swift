@@ -33,6 +33,13 @@ public enum LanguageTag {
         return parent
     }
 
+    /// Every locale ID in ICU's data, as ICU spells them ("nb_NO"), legacy aliases included ("no_NO", "iw", "sh").
+    /// For tests that must cover all of ICU's data.
+    static var icuLocaleIdentifiers: [String] {
+        let list = ICUText.string(capacity: 16_384) { lookd_locale_available_ids($0, $1) } ?? ""
+        return list.split(separator: " ").map(String.init)
+    }
+
     /// The language, script and region subtags of a BCP 47 tag (script and region nil when absent).
     /// Variants and extensions are ignored. Does not validate; split on "-".
     public static func subtags(_ tag: String) -> (language: String, script: String?, region: String?) {

@@ -8,7 +8,9 @@ public enum FallbackChain {
     /// "en-GB" → ["en-GB", "en-001", "en"]. The start is the tag's language, its script when the tag names one
     /// or when the likely script is not the language's default (zh-MO is zh-Hant-MO), and its region;
     /// variants and extensions are dropped.
-    /// Empty for a tag that is not well-formed.
+    /// Empty for a tag that is not well-formed. Returns in bounded time for any input, ICU's alias locales
+    /// included ("no-NO", "sh", "zh-TW"): parents are read through ICU's ordinary bundle loading, never
+    /// `ures_openDirect` (see `lookd_locale_explicit_parent`).
     public static func cldrAncestors(of tag: String) -> [String] {
         let normalized = LanguageTag.normalizeSeparators(Substring(tag))
         guard let canonical = LanguageTag.canonicalize(normalized) else { return [] }
@@ -42,20 +44,16 @@ public enum FallbackChain {
 
     /// The catalog chain of a supported locale, itself first, always ending in English:
     /// es-419 → [es-419, es, en]; zh-HK → [zh-HK, zh-Hant, en]; pt-PT → [pt-PT, pt-BR, en]; en → [en].
-    /// Computed once per process for all 50.
+    /// A pseudo-locale's chain is itself, then English. Computed once per process.
     public static func chain(for locale: LocaleTag) -> [LocaleTag] { chains[locale.index] }
 
-    /// The catalog chain for any tag: the locale it negotiates to, then its CLDR ancestors that are among
-    /// the 50, then the rest of the negotiated locale's chain, ending in English. "es-MX" → [es-419, es, en];
-    /// "zh-Hant-MO" → [zh-HK, zh-Hant, en]; "pt-AO" → [pt-PT, pt-BR, en]; "nn" → [nb, en]; junk → [en].
+    /// The catalog chain for any tag: the chain of the locale it negotiates to (`chain(for:)`), so the chain always
+    /// agrees with the negotiated locale. "es-MX" → [es-419, es, en]; "zh-Hant-MO" → [zh-HK, zh-Hant, en];
+    /// "pt-AO" → [pt-PT, pt-BR, en]; "nn" → [nb, en]; "prs" (Dari, which ICU's matcher does not take for
+    /// Persian) → [en], not [en, fa]; "en-XA" → [en-XA, en]; junk → [en].
+    /// Returns in bounded time for any input (no ICU bundle is opened for the tag itself).
     public static func chain(forTag tag: String, negotiator: LocaleNegotiator = .shared) -> [LocaleTag] {
-        let negotiated = negotiator.negotiate(tag: tag)
-        var result = [negotiated]
-        for locale in supportedAncestors(of: tag) where !result.contains(locale) { result.append(locale) }
-        for locale in chain(for: negotiated) where !result.contains(locale) {
-            result.append(locale)
-        }
-        return result
+        chain(for: negotiator.negotiate(tag: tag))
     }
 
     private static func supportedAncestors(of tag: String) -> [LocaleTag] {
@@ -79,7 +77,8 @@ public enum FallbackChain {
         return table
     }()
 
-    private static let chains: [[LocaleTag]] = LocaleTag.all.map { locale in
+    private static let chains: [[LocaleTag]] = LocaleTag.allIncludingPseudo.map { locale in
+        if locale.isPseudo { return [locale, .english] }
         var result = supportedAncestors(of: locale.identifier)
         if result.first != locale { result.insert(locale, at: 0) }
         if !result.contains(.english) { result.append(.english) }

@@ -9,6 +9,11 @@ import Foundation
 /// pt-AO → pt-PT, zh-TW → zh-Hant, zh-MO → zh-HK, zh-SG → zh-Hans, no/nn → nb, iw → he, in → id,
 /// fr-BE → fr, en-GB → en, sr-Latn → en.
 ///
+/// Pseudo-locales (en-XA, ar-XB) are chosen only when asked for by exactly their tag (any ASCII case, `_` for `-`):
+/// as the tag, as the explicit language, as the first of a preference list, or as the most preferred entry of
+/// an `Accept-Language` header (a device set to a pseudo-locale sends it first). Anywhere else they are skipped,
+/// and no other tag ever negotiates to them ("en-US", "en", "ar", "en-XA-u-nu-latn" and "en-XB" do not).
+///
 /// Repeated inputs are answered from a bounded memo of recent answers (`NegotiationMemo`). Thread-safe.
 public final class LocaleNegotiator: Sendable {
     /// The process-wide negotiator (the matcher costs ~15 µs to build; build it once).
@@ -26,7 +31,10 @@ public final class LocaleNegotiator: Sendable {
 
     /// The best locale for one BCP 47 tag ("es-MX" → es-419). `_` is read as `-`; surrounding spaces ignored.
     public func negotiate(tag: String) -> LocaleTag {
-        memo.answer(.init(kind: .tag, text: tag)) { matcher.best(for: LanguageTag.normalizeSeparators(Substring(tag))).locale }
+        memo.answer(.init(kind: .tag, text: tag)) {
+            let normalized = LanguageTag.normalizeSeparators(Substring(tag))
+            return Self.pseudoLocale(normalized) ?? matcher.best(for: normalized).locale
+        }
     }
 
     /// The best locale for tags in preference order (most preferred first), e.g. a device's language list.
@@ -36,17 +44,13 @@ public final class LocaleNegotiator: Sendable {
         let normalized = tags.map { LanguageTag.normalizeSeparators(Substring($0)) }
         // Length-prefixed so that different lists can never share a key (["a,b", "c"] vs ["a", "b,c"]).
         let key = normalized.map { "\($0.utf8.count):\($0)" }.joined()
-        return memo.answer(.init(kind: .tagList, text: key)) {
-            matcher.best(for: normalized).locale
-        }
+        return memo.answer(.init(kind: .tagList, text: key)) { best(forPreferences: normalized).locale }
     }
 
     /// The best locale for an HTTP `Accept-Language` header, read by `AcceptLanguage.parse`
     /// (quality-sorted; malformed entries skipped). An empty or unusable header gives English.
     public func negotiate(acceptLanguage header: String) -> LocaleTag {
-        memo.answer(.init(kind: .acceptLanguage, text: header)) {
-            matcher.best(for: AcceptLanguage.parse(header)).locale
-        }
+        memo.answer(.init(kind: .acceptLanguage, text: header)) { best(forPreferences: AcceptLanguage.parse(header)).locale }
     }
 
     /// The SDK's rule: an explicit language (the `language` setting) beats `Accept-Language`.
@@ -56,6 +60,7 @@ public final class LocaleNegotiator: Sendable {
     public func negotiate(language: String?, acceptLanguage header: String?) -> LocaleTag {
         if let language, !language.isEmpty {
             let tag = LanguageTag.normalizeSeparators(Substring(language))
+            if let pseudo = Self.pseudoLocale(tag) { return pseudo }
             let explicit = matcher.best(for: tag)
             if explicit.matched { return explicit.locale }
         }
@@ -65,7 +70,21 @@ public final class LocaleNegotiator: Sendable {
 
     /// Whether `tag` matches one of the 50 well enough (false when the answer is English only by default).
     public func matches(tag: String) -> Bool {
-        matcher.best(for: LanguageTag.normalizeSeparators(Substring(tag))).matched
+        let normalized = LanguageTag.normalizeSeparators(Substring(tag))
+        return Self.pseudoLocale(normalized) != nil || matcher.best(for: normalized).matched
+    }
+
+    /// The pseudo-locale whose tag `normalized` is exactly (ASCII case aside), else nil.
+    private static func pseudoLocale(_ normalized: String) -> LocaleTag? {
+        guard normalized.utf8.count == 5, let locale = LocaleTag(includingPseudo: normalized), locale.isPseudo else { return nil }
+        return locale
+    }
+
+    /// Tags in preference order: a pseudo-locale when the first is exactly its tag; else the matcher over the
+    /// others (pseudo-locale tags further down are skipped, so "de, en-XA" is de and "xx, en-XA" English).
+    private func best(forPreferences tags: [String]) -> (locale: LocaleTag, matched: Bool) {
+        if let first = tags.first, let pseudo = Self.pseudoLocale(first) { return (pseudo, true) }
+        return matcher.best(for: tags.filter { Self.pseudoLocale($0) == nil })
     }
 }
 

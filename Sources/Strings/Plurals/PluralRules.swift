@@ -25,7 +25,7 @@ public final class PluralRules: @unchecked Sendable {
     deinit { lookd_plural_rules_close(handle) }
 
     /// The rules of a supported locale. Never nil in practice (ICU has rules for all 50).
-    public static func forLocale(_ locale: LocaleTag) -> PluralRules? { forLocale(locale.identifier) }
+    public static func forLocale(_ locale: LocaleTag) -> PluralRules? { forLocale(locale.conventionsIdentifier) }
 
     /// The rules of any BCP 47 tag; a language ICU has no rules for gets the root rules (only `other`).
     /// Nil when `tag` is not well-formed.

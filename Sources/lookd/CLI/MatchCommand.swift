@@ -10,7 +10,8 @@ enum MatchCommand: Command {
         lookd match --accept-language "HEADER"    an HTTP Accept-Language header
         lookd match --language TAG --accept-language "HEADER"   the explicit language beats the header
         Options: --json
-        Prints the chosen locale (always one of the 50; English when nothing matches) and its chain.
+        Prints the chosen locale (one of the 50; English when nothing matches) and its chain. The pseudo-locales
+        en-XA and ar-XB are chosen only when asked for by exactly their tag (first in the list or header).
         """
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -20,25 +21,22 @@ enum MatchCommand: Command {
         let language = arguments.value("language")
         let tags = arguments.positionals
         let chosen: LocaleTag
-        let chain: [LocaleTag]
         switch (tags.isEmpty, header, language) {
         case (false, nil, nil):
             chosen = negotiator.negotiate(tags: tags)
-            chain = tags.count == 1 ? FallbackChain.chain(forTag: tags[0]) : FallbackChain.chain(for: chosen)
         case (true, .some(let header), let language):
             chosen = negotiator.negotiate(language: language, acceptLanguage: header)
-            chain = FallbackChain.chain(for: chosen)
         case (true, nil, .some(let language)):
             chosen = negotiator.negotiate(language: language, acceptLanguage: nil)
-            chain = FallbackChain.chain(forTag: language)
         case (true, nil, nil):
             throw UsageError("give TAG..., --accept-language \"HEADER\" or --language TAG\n\(usage)")
         default:
             throw UsageError("give either TAG... or --accept-language/--language, not both")
         }
+        let chain = FallbackChain.chain(for: chosen)
         if arguments.flag("json") {
             let object: [String: Any] = ["locale": chosen.identifier, "chain": chain.map(\.identifier),
-                                         "direction": Localizer.direction(of: chosen).rawValue]
+                                         "direction": Localizer.direction(of: chosen).rawValue, "pseudo": chosen.isPseudo]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             Console.write(data + Data("\n".utf8))
         } else {
