@@ -7,6 +7,7 @@ let package = Package(
     name: "lookd",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
+        .library(name: "StableJSON", targets: ["StableJSON"]),
         .library(name: "LookResolver", targets: ["LookResolver"]),
         .library(name: "Strings", targets: ["Strings"]),
         .library(name: "StringsFormats", targets: ["StringsFormats"]),
@@ -16,7 +17,10 @@ let package = Package(
     ],
     targets: [
         // Pure Swift: look model, per-field precedence, colour science, palette. No ICU, no I/O.
-        .target(name: "LookResolver"),
+        .target(name: "LookResolver", dependencies: ["StableJSON"]),
+
+        // Pure Swift, no Foundation: the strict RFC 8259 reader, JSONValue with exact numbers, the one writer.
+        .target(name: "StableJSON"),
 
         // The only code that includes ICU headers (DESIGN.md Facts 1-2). Its public header has no ICU type.
         .target(
@@ -60,6 +64,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
 
+        .testTarget(name: "StableJSONTests", dependencies: ["StableJSON"]),
         .testTarget(name: "LookResolverTests", dependencies: ["LookResolver"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
         .testTarget(name: "StringsLintTests", dependencies: ["StringsLint", "Strings"]),

@@ -25,12 +25,18 @@ struct PalettePropertyTests {
         }
     }
 
+    /// How far `changed` moved from `accent`'s OKLCH hue, in degrees; nil for accents with too little chroma
+    /// (under 0.03) for 8-bit colour to hold a hue.
+    static func hueDrift(from accent: RGBColor, to changed: RGBColor) -> Double? {
+        let start = OKLCH(accent)
+        return start.chroma >= 0.03 ? OKLCH.hueDifference(OKLCH(changed).hue, start.hue) : nil
+    }
+
     @Test("every bubble and tint meets its threshold, hue kept, passing accents untouched")
     func thresholdsAndHue() {
         var adjusted = 0
         for accent in Self.accents() {
             let palette = Palette(accent: AccentColor(accent))
-            let chroma = OKLCH(accent).chroma
             for appearance in Appearance.allCases {
                 let colors = palette[appearance]
                 let whiteOnAccent = Contrast.ratio(.white, accent)
@@ -51,15 +57,12 @@ struct PalettePropertyTests {
                 for changed in [colors.bubbleFill, colors.tint] where changed != accent {
                     adjusted += 1
                     #expect(Contrast.ratio(changed, changed == colors.tint ? colors.background : .white) > 4.5)
-                    if chroma >= 0.03 {
-                        let shift = OKLCH.hueDifference(OKLCH(changed).hue, OKLCH(accent).hue)
-                        #expect(shift <= 1, "\(accent) → \(changed) moved hue \(shift)°")
-                    }
+                    if let shift = Self.hueDrift(from: accent, to: changed) { #expect(shift <= 1, "\(accent) → \(changed) moved hue \(shift)°") }
                 }
             }
             // Every adjustment is reported with its exact ratios.
             for adjustment in palette.adjustments {
-                #expect(adjustment.ratioBefore < 4.5 && adjustment.ratioAfter > 4.5)
+                #expect(adjustment.ratioBefore < adjustment.minimumRatio && adjustment.ratioAfter > adjustment.minimumRatio)
                 #expect(adjustment.ratioAfter == Contrast.ratio(adjustment.adjusted, adjustment.against))
             }
         }
@@ -80,11 +83,16 @@ struct PalettePropertyTests {
             let second = Resolver().resolve(layers).jsonData()
             #expect(first == second)
             let object = try #require(try JSONSerialization.jsonObject(with: first) as? [String: Any])
-            let palette = try #require(object["palette"] as? [String: [String: String]])
-            for appearance in ["light", "dark"] {
-                for role in ["background", "bubbleFill", "bubbleText", "tint"] {
-                    let hex = try #require(palette[appearance]?[role])
-                    #expect(RGBColor(hex: hex)?.hex == hex, "palette.\(appearance).\(role) is #RRGGBB")
+            let palette = try #require(object["palette"] as? [String: Any])
+            let increased = try #require(palette["increasedContrast"] as? [String: Any])
+            for (name, palettes) in [("palette", palette), ("palette.increasedContrast", increased)] {
+                for appearance in ["light", "dark"] {
+                    let colors = try #require(palettes[appearance] as? [String: String])
+                    #expect(colors.count == 8)
+                    for role in ["background", "bubbleFill", "bubbleText", "tint", "text", "secondaryText", "teamBubbleFill", "teamBubbleText"] {
+                        let hex = try #require(colors[role])
+                        #expect(RGBColor(hex: hex)?.hex == hex, "\(name).\(appearance).\(role) is #RRGGBB")
+                    }
                 }
             }
         }

@@ -3,6 +3,8 @@
 public enum Contrast {
     /// AA for body text: 4.5:1.
     public static let textMinimum = 4.5
+    /// AAA for body text: 7:1. The increased-contrast palette's threshold.
+    public static let enhancedMinimum = 7.0
     /// AA for large text and UI components: 3:1. The chat puts white text on the accent whenever white reaches it.
     public static let largeTextMinimum = 3.0
 

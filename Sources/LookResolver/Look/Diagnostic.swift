@@ -33,6 +33,10 @@ public struct Diagnostic: Sendable, Hashable, Codable {
         case invalidLocale = "invalid_locale"
         case invalidURL = "invalid_url"
         case emptyValue = "empty_value"
+        /// A text with no visible character: only zero-width, bidi, format or separator characters.
+        case invisibleText = "invisible_text"
+        /// An app name or topic label containing a bidi control (LRM, RLM, ALM, an embedding, override or isolate).
+        case bidiControl = "bidi_control"
         case tooLong = "too_long"
         case missingValue = "missing_value"
         case tooManyTopics = "too_many_topics"

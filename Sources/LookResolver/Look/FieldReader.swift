@@ -78,7 +78,7 @@ enum FieldReader {
         guard case .string(let text) = json else {
             return .failed("appName", .invalidType, "expected a string, got a \(json.typeName)")
         }
-        return teamText(text, limit: LookLimits.appName).reading(field: "appName")
+        return teamText(text, limit: LookLimits.appName, label: true).reading(field: "appName")
     }
 
     static func appIconUrl(_ json: JSONValue) -> FieldReading<String> {
@@ -97,10 +97,11 @@ enum FieldReader {
         return FieldReading(value: url)
     }
 
-    static func localizedText(_ json: JSONValue, field: @autoclosure () -> String, limit: Int) -> FieldReading<LocalizedText> {
+    /// - Parameter label: whether the text is a label (refuses bidi controls, see ``teamText(_:limit:label:)``).
+    static func localizedText(_ json: JSONValue, field: @autoclosure () -> String, limit: Int, label: Bool = false) -> FieldReading<LocalizedText> {
         switch json {
         case .string(let value):
-            return teamText(value, limit: limit).reading(field: field()).map { .text($0) }
+            return teamText(value, limit: limit, label: label).reading(field: field()).map { .text($0) }
         case .object(let members):
             guard !members.isEmpty else {
                 return .failed(field(), .emptyValue, "expected at least one language, e.g. {\"en\": \"…\"}")
@@ -119,7 +120,7 @@ enum FieldReader {
                     problems.append(.init(field: "\(field()).\(tag)", code: .invalidType, message: "expected a string, got a \(json.typeName)"))
                     continue
                 }
-                switch teamText(value, limit: limit) {
+                switch teamText(value, limit: limit, label: label) {
                 case .success(let text): texts[tag] = text
                 case .failure(let problem): problems.append(.init(field: "\(field()).\(tag)", code: problem.code, message: problem.message))
                 }
@@ -190,7 +191,7 @@ enum FieldReader {
         }
         var label: LocalizedText?
         if let json = members["label"], json != .null {
-            let reading = localizedText(json, field: "\(path).label", limit: LookLimits.topicLabel)
+            let reading = localizedText(json, field: "\(path).label", limit: LookLimits.topicLabel, label: true)
             problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) }
             label = reading.value
         } else {
@@ -227,21 +228,41 @@ enum FieldReader {
         var message: String
     }
 
-    /// Team text: trimmed of surrounding white space; not empty; no control characters; at most `limit` scalars.
-    static func teamText(_ value: String, limit: Int) -> Result<String, TextProblem> {
+    /// Team text: trimmed of surrounding white space; not empty; no control characters; at least one visible
+    /// character (``VisibleText/isVisible(_:)``, else `invisible_text`); at most `limit` scalars. A `label` (an
+    /// app name, a topic label) also refuses bidi controls (`bidi_control`, see ``VisibleText/isBidiControl(_:)``):
+    /// they are refused rather than removed, so what is shown is always exactly what the team wrote.
+    static func teamText(_ value: String, limit: Int, label: Bool = false) -> Result<String, TextProblem> {
         let trimmed = value.trimmingWhitespace()
         guard !trimmed.isEmpty else { return .failure(TextProblem(code: .emptyValue, message: "must not be empty")) }
         var count = 0
+        var visible = false
+        var bidiControl: Unicode.Scalar?
         for scalar in trimmed.unicodeScalars {
             guard !isControl(scalar) else {
                 return .failure(TextProblem(code: .invalidValue, message: "contains a control character"))
             }
+            if !visible { visible = VisibleText.isVisible(scalar) }
+            if label, bidiControl == nil, VisibleText.isBidiControl(scalar) { bidiControl = scalar }
             count += 1
+        }
+        guard visible else {
+            let scalars = trimmed.unicodeScalars.prefix(8).map { "U+\(hex($0))" }.joined(separator: " ")
+            return .failure(TextProblem(code: .invisibleText, message: "has no visible character (\(scalars)\(count > 8 ? " …" : ""))"))
+        }
+        if let bidiControl {
+            return .failure(TextProblem(code: .bidiControl, message: "contains the bidi control U+\(hex(bidiControl)); names and labels may not reorder text (the chat isolates them itself)"))
         }
         guard count <= limit else {
             return .failure(TextProblem(code: .tooLong, message: "\(count) characters; at most \(limit)"))
         }
         return .success(trimmed)
+    }
+
+    /// A scalar's code point as 4 to 6 uppercase hex digits.
+    static func hex(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// Unicode general category Cc: U+0000–U+001F and U+007F–U+009F (no property lookup needed).

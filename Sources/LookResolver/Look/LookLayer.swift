@@ -1,4 +1,6 @@
 import Foundation
+// JSONValue, the layers' type, is StableJSON's; users of LookResolver get it with it.
+@_exported import StableJSON
 
 /// Where a look field's value came from, highest precedence first.
 public enum LookLayer: String, Sendable, Codable, CaseIterable, Hashable {
@@ -28,14 +30,18 @@ public struct LookLayers: Sendable, Hashable {
     }
 
     /// Reads `{"dashboard": {...}, "code": {...}, "inferred": {...}}`; any layer may be absent or null.
-    /// Throws ``LookInputError`` when the bytes are not JSON, the top level is not an object, or it has a key
-    /// other than the three layers. Problems *inside* a layer are not errors here: they become diagnostics.
-    public init(json data: Data) throws {
+    /// The bytes are read by StableJSON's strict ``JSONReader`` (RFC 8259 exactly: UTF-8 without a byte order
+    /// mark, no trailing commas or comments, no duplicate key in any object; numbers kept as written).
+    /// Throws ``LookInputError`` when the bytes are not such JSON (its message names the problem and its line
+    /// and column, its ``LookInputError/readError`` carries the reader's stable code), the top level is not an
+    /// object, or it has a key other than the three layers. Problems *inside* a layer are not errors here: they
+    /// become diagnostics.
+    public init(json data: some Collection<UInt8>, limits: JSONReader.Limits = .default) throws {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            throw LookInputError(message: "the input is not valid JSON")
+            value = try JSONReader.read(data, limits: limits)
+        } catch let error as JSONReadError {
+            throw LookInputError(message: "the input is not valid JSON: \(error.description)", readError: error)
         }
         guard case .object(let members) = value else {
             throw LookInputError(message: "the input must be a JSON object with the keys dashboard, code and inferred; got a \(value.typeName)")
@@ -63,6 +69,11 @@ public struct LookLayers: Sendable, Hashable {
 /// The resolver's input could not be read at all (as opposed to a bad value inside a layer, which is a ``Diagnostic``).
 public struct LookInputError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
-    public init(message: String) { self.message = message }
+    /// The JSON reader's error (code, line, column, offset) when the bytes were not JSON; nil otherwise.
+    public var readError: JSONReadError?
+    public init(message: String, readError: JSONReadError? = nil) {
+        self.message = message
+        self.readError = readError
+    }
     public var description: String { message }
 }

@@ -15,7 +15,15 @@ public enum Appearance: String, Sendable, Codable, CaseIterable, Hashable {
         self == .light ? RGBColor(red: 0x6C, green: 0x6C, blue: 0x70) : RGBColor(red: 0x8E, green: 0x8E, blue: 0x93)
     }
 
-    /// The team's bubbles: `#E9E9EB` in light and `#262628` in dark, as in Messages, with ``text`` on them.
+    /// Secondary text at `contrast`: ``secondaryText`` in the standard palette; in the increased-contrast one
+    /// the same grey taken to 7:1 on the background, `#58585C` on white and `#95959A` on black (hue kept,
+    /// minimal change, like the accent).
+    public func secondaryText(_ contrast: ContrastLevel) -> RGBColor {
+        guard contrast == .increased else { return secondaryText }
+        return self == .light ? RGBColor(red: 0x58, green: 0x58, blue: 0x5C) : RGBColor(red: 0x95, green: 0x95, blue: 0x9A)
+    }
+
+    /// The team's bubbles (the same in both contrast levels: 17:1 and 15:1 with ``text``): `#E9E9EB` in light and `#262628` in dark, as in Messages, with ``text`` on them.
     public var teamBubbleFill: RGBColor {
         self == .light ? RGBColor(red: 0xE9, green: 0xE9, blue: 0xEB) : RGBColor(red: 0x26, green: 0x26, blue: 0x28)
     }

@@ -94,7 +94,8 @@ final class StringsService: Sendable {
 
     private func argument(name: String, _ value: JSONValue, wantsDate: Bool) throws -> Argument {
         switch value {
-        case .number(let double):
+        case .number(let number):
+            let double = number.double
             if double.rounded() == double, abs(double) < 9e15 { return .integer(Int64(double)) }
             return .double(double)
         case .string(let text):

@@ -10,9 +10,11 @@ public enum AppIcon: Hashable, Sendable {
     /// No icon and no name: a generic chat glyph.
     case glyph
 
-    /// The first grapheme of `name`, uppercased when uppercasing keeps it a single grapheme.
+    /// The first grapheme of `name` that starts with a visible character (a letter, number, punctuation or
+    /// symbol; never a control, format, bidi or zero-width character), uppercased when uppercasing keeps it a
+    /// single grapheme. nil when `name` has no visible character.
     public static func monogram(of name: String) -> String? {
-        guard let first = name.first else { return nil }
+        guard let first = name.first(where: { $0.unicodeScalars.first.map(VisibleText.isVisible) ?? false }) else { return nil }
         let upper = String(first).uppercased()
         return upper.count == 1 ? upper : String(first)
     }
