@@ -29,6 +29,14 @@ let package = Package(
         .executableTarget(name: "FuzzNegotiation", dependencies: [
             "FuzzInput", .product(name: "Strings", package: "lookd"),
         ]),
+        // The strict RFC 8259 reader, with the writer's round trip as the oracle.
+        .executableTarget(name: "FuzzStableJSON", dependencies: [
+            "FuzzInput", .product(name: "StableJSON", package: "lookd"),
+        ]),
+        // String Catalogs, XLIFF and Android resources: read, written back, read again, and linted.
+        .executableTarget(name: "FuzzCatalogFormats", dependencies: [
+            "FuzzInput", .product(name: "StringsFormats", package: "lookd"), .product(name: "StringsLint", package: "lookd"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

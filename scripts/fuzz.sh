@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-10}
 SCRATCH=.build/fuzz
-SWIFT_TARGETS=(FuzzLayerResolve FuzzCatalogLint FuzzMessageFormat FuzzNegotiation)
+SWIFT_TARGETS=(FuzzLayerResolve FuzzCatalogLint FuzzMessageFormat FuzzNegotiation FuzzCatalogFormats FuzzStableJSON)
 # C targets: Fuzz/C/<name>.c, compiled with the sources it names on its first line ("// sources: a.c b.c").
 C_TARGETS=()
 for c in Fuzz/C/*.c; do [ -e "$c" ] && C_TARGETS+=("$(basename "$c" .c)"); done

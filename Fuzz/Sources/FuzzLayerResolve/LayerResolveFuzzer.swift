@@ -1,5 +1,4 @@
 import FuzzInput
-import Foundation
 import LookResolver
 
 /// The whole input is a request body for resolve: `{"dashboard": …, "code": …, "inferred": …}`. A throw is a
@@ -7,9 +6,9 @@ import LookResolver
 @_cdecl("LLVMFuzzerTestOneInput")
 public func layerResolveFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
-    guard let layers = try? LookLayers(json: Data(input.all)) else { return 0 }
+    guard let layers = try? LookLayers(json: input.all) else { return 0 }
     let resolved = Resolver().resolve(layers)
-    _ = resolved.jsonData()
+    _ = resolved.jsonBytes()
     for layer in LookLayer.inputs {
         if let value = layers[layer] { _ = validateLayer(value, as: layer) }
     }
