@@ -35,6 +35,8 @@ for t in "${TARGETS[@]}"; do
     $(sed -n '2s|^// cflags: *||p' "Fuzz/C/$t.c") "Fuzz/C/$t.c" "${sources[@]}" -o "$SCRATCH/c/$t"
 done
 
+# The same LeakSanitizer suppressions as `make sanitize`: leaks inside the toolchain only, each with its reason.
+export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitize-lsan.supp:print_suppressions=0"
 status=0
 summary=()
 for t in "${TARGETS[@]}"; do
