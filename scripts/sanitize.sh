@@ -31,7 +31,7 @@ swift build --build-tests --scratch-path "$scratch" "${flags[@]}"
 export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1"
 export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitize-lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="log_path=$reports/ubsan:print_stacktrace=1"
-export TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=0:second_deadlock_stack=1"
+export TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=0:second_deadlock_stack=1:suppressions=$PWD/scripts/sanitize-tsan.supp"
 echo "sanitize: swift test ${filter:+--filter '$filter'} (reports in $reports)"
 set +e
 swift test --skip-build --scratch-path "$scratch" "${flags[@]}" ${filter:+--filter "$filter"}
