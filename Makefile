@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA ?= ./.lookd
 
-.PHONY: deps build run test bench lint clean
+.PHONY: deps build run test bench lint clean fuzz sanitize sanitize-ci api-conformance soak
 
 deps:
 	@scripts/install-deps.sh
@@ -51,6 +51,32 @@ bench: deps $(POFILTER_VENV)/bin/pofilter
 lint: deps
 	$(SWIFT) build --product lookd
 	.build/debug/lookd lint --strict Resources/Localizations
+
+# Hardening (docs/hardening.md). Each builds in its own scratch path under .build/, never touching .build/debug.
+# libFuzzer targets of Fuzz/ for FUZZ_SECONDS each from Fuzz/Corpus/; fails on any crash, leak or hang.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer, then under ThreadSanitizer; any report fails.
+sanitize: deps
+	scripts/sanitize.sh address
+	scripts/sanitize.sh thread
+
+# CI's pass: ThreadSanitizer over the concurrent suites only.
+sanitize-ci: deps
+	scripts/sanitize.sh ci
+
+# schemathesis against the daemon's /openapi.json (a venv under .build/).
+api-conformance: deps
+	scripts/api-conformance.sh
+
+# SOAK_SECONDS of mixed load on a release daemon with its RSS sampled; fails on errors, truncation or growth.
+SOAK_SECONDS ?= 600
+soak: deps
+	@scripts/install-deps.sh wrk python3
+	$(SWIFT) build -c release --product lookd
+	SOAK_SECONDS=$(SOAK_SECONDS) scripts/soak.py $(RELEASE_BIN)
 
 clean:
 	rm -rf .build

@@ -131,8 +131,16 @@ private final class Matcher: @unchecked Sendable {
     func best(for tags: [String]) -> (locale: LocaleTag, matched: Bool) {
         if tags.isEmpty { return (.english, false) }
         if tags.count == 1 { return best(for: tags[0]) }
-        let pointers = tags.map { strdup($0)! }
-        defer { pointers.forEach { free($0) } }
+        // Every UTF-8 byte of each tag, interior NULs included: strdup would stop at the first NUL while the
+        // length below counts them all, and ICU would read past the copy (found by `make sanitize`).
+        let pointers = tags.map { tag in
+            tag.utf8CString.withUnsafeBufferPointer { bytes in
+                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+                copy.initialize(from: bytes.baseAddress!, count: bytes.count)
+                return copy
+            }
+        }
+        defer { pointers.forEach { $0.deallocate() } }
         let lengths = tags.map { Int32($0.utf8.count) }
         var matched: Int32 = 0
         let index = pointers.map { UnsafePointer($0) as UnsafePointer<CChar>? }.withUnsafeBufferPointer { tags in
