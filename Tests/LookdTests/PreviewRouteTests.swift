@@ -86,6 +86,11 @@ struct PreviewRouteTests {
         let standard = try daemon.request("POST", "/v1/preview?appearance=light", body: json(draft))
         #expect(Self.phoneVariables(standard.text).first?.variables["--fill"] == palette.light.bubbleFill.hex)
         #expect(try daemon.get("/v1/preview?appearance=increased-both").errorCode == "appearance_invalid")
+        // The OpenAPI document lists every accepted value.
+        let paths = try #require(try daemon.get("/openapi.json").json["paths"] as? [String: [String: Any]])
+        let parameters = try #require((paths["/v1/preview"]?["get"] as? [String: Any])?["parameters"] as? [[String: Any]])
+        let values = (parameters.first { $0["name"] as? String == "appearance" }?["schema"] as? [String: Any])?["enum"] as? [String]
+        #expect(values == ["light", "dark", "both", "increased-light", "increased-dark", "increased", "all"])
     }
 
     @Test("the pseudo-locales render by their exact tag: en-XA accented and longer, ar-XB right to left")
