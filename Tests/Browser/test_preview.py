@@ -1,8 +1,9 @@
 """The dashboard's look preview in a real headless Chromium, against the running daemon (issue 7).
 
-For en, ar, ja, ru and de, light and dark: load /v1/preview, expect no console errors, check `dir`, read the
+For en, ar, ja, ru and de, light and dark, a few increased-contrast phones (every pair at 7:1) and the
+pseudo-locales en-XA and ar-XB: load /v1/preview, expect no console errors, check `dir`, read the
 computed colours of the person's bubble (text on fill), the tint link on the background and the team bubble, and
-check each pair against its WCAG threshold with the exact formula; save a PNG of each page under
+check each pair against its WCAG threshold (4.5:1, or 7:1 in the increased-contrast palette) with the exact formula; save a PNG of each page under
 test-output/preview/. Also: team-supplied text with markup renders as text, never as markup.
 """
 import json
@@ -100,8 +101,15 @@ def computed(driver, element, prop):
     return parse_color(driver.execute_script(f"return getComputedStyle(arguments[0]).{prop}", element))
 
 
-@pytest.mark.parametrize("lang", ["en", "ar", "ja", "ru", "de"])
-@pytest.mark.parametrize("appearance", ["light", "dark"])
+CASES = [(lang, appearance) for lang in ["en", "ar", "ja", "ru", "de"] for appearance in ["light", "dark"]] + [
+    # The increased-contrast palette (appearance=increased-…): every pair at 7:1.
+    ("en", "increased-light"), ("en", "increased-dark"), ("ar", "increased-light"), ("ja", "increased-dark"),
+    # The pseudo-locales: en-XA left to right and longer, ar-XB right to left and mirrored.
+    ("en-XA", "light"), ("ar-XB", "dark"), ("ar-XB", "increased-light"),
+]
+
+
+@pytest.mark.parametrize("lang,appearance", CASES)
 def test_preview_meets_contrast_and_direction(daemon, browser, lang, appearance):
     # A yellow light accent and a pale dark one force both kinds of adjustment; a Latin app name inside RTL text.
     key = publish(daemon, {"accent": {"light": "#FFD60A", "dark": "#5E5CE6"}, "appName": "Ledgerly",
@@ -111,22 +119,24 @@ def test_preview_meets_contrast_and_direction(daemon, browser, lang, appearance)
     browser.get(f"{daemon}/v1/preview?app={key}&lang={lang}&appearance={appearance}")
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == [], errors
-    expected_dir = "rtl" if lang == "ar" else "ltr"
+    expected_dir = "rtl" if lang in ("ar", "ar-XB") else "ltr"
+    minimum = 7 if appearance.startswith("increased-") else 4.5
     assert browser.execute_script("return document.documentElement.dir") == expected_dir
     assert browser.execute_script("return document.documentElement.lang") == lang
 
     phone = browser.find_element(By.CSS_SELECTOR, f'[data-role="phone"][data-appearance="{appearance}"]')
     background = computed(browser, phone, "backgroundColor")
-    assert background == ((255, 255, 255) if appearance == "light" else (0, 0, 0))
+    assert background == ((255, 255, 255) if appearance.endswith("light") else (0, 0, 0))
     for bubble in phone.find_elements(By.CSS_SELECTOR, '[data-role="bubble-person"], [data-role="bubble-person-photo"]'):
         text, fill = computed(browser, bubble, "color"), computed(browser, bubble, "backgroundColor")
-        assert ratio(text, fill) >= 4.5, (lang, appearance, text, fill)
+        assert ratio(text, fill) >= minimum, (lang, appearance, text, fill)
     team = phone.find_element(By.CSS_SELECTOR, '[data-role="bubble-team"]')
-    assert ratio(computed(browser, team, "color"), computed(browser, team, "backgroundColor")) >= 4.5
+    assert ratio(computed(browser, team, "color"), computed(browser, team, "backgroundColor")) >= minimum
     link = phone.find_element(By.CSS_SELECTOR, '[data-role="tint-link"]')
-    assert ratio(computed(browser, link, "color"), background) >= 4.5
+    assert ratio(computed(browser, link, "color"), background) >= minimum
     for chip in phone.find_elements(By.CSS_SELECTOR, '[data-role="topic"]'):
-        assert ratio(computed(browser, chip, "color"), background) >= 4.5
+        assert ratio(computed(browser, chip, "color"), background) >= minimum
+    assert ratio(computed(browser, phone, "color"), background) >= minimum
     # The person's bubbles sit on the trailing side in both directions.
     thread = phone.find_element(By.CSS_SELECTOR, '[data-role="thread"]').rect
     person = phone.find_element(By.CSS_SELECTOR, '[data-role="bubble-person"]').rect

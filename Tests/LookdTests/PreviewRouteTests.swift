@@ -1,4 +1,5 @@
 import Foundation
+import LookResolver
 import Testing
 
 @Suite("The look preview page over HTTP")
@@ -52,5 +53,75 @@ struct PreviewRouteTests {
         #expect(try daemon.get("/v1/preview?app=\(newKey())").errorCode == "app_unknown")
         #expect(try daemon.get("/v1/preview?lang=../../etc/passwd").errorCode == "lang_invalid")
         #expect(try daemon.request("POST", "/v1/preview", body: Array("{".utf8)).errorCode == "json_invalid")
+    }
+
+    @Test("appearance=increased draws the 7:1 increased-contrast palette, light then dark; all shows the four")
+    func increasedContrast() throws {
+        let daemon = try InProcessApp()
+        let draft: [String: Any] = ["dashboard": ["accent": "#34C759"]]
+        let page = try daemon.request("POST", "/v1/preview?lang=en&appearance=increased", body: json(draft))
+        #expect(page.status == 200)
+        let phones = Self.phoneVariables(page.text)
+        #expect(phones.map(\.name) == ["increased-light", "increased-dark"])
+        let palette = Resolver().resolve(LookLayers(dashboard: .object(["accent": .string("#34C759")]))).palette
+        for (phone, appearance) in zip(phones, [Appearance.light, .dark]) {
+            let expected = palette.increasedContrast[appearance]
+            #expect(phone.variables["--fill"] == expected.bubbleFill.hex && phone.variables["--tint"] == expected.tint.hex)
+            if appearance == .light {
+                #expect(phone.variables["--tint"] != palette.light.tint.hex, "a green tint on white is darkened further for 7:1")
+            }
+            // The pairs the page draws, measured from its CSS.
+            for (foreground, background) in [("--on-fill", "--fill"), ("--tint", "--bg"), ("--text", "--bg"), ("--team-text", "--team-fill")] {
+                let ratio = Contrast.ratio(try #require(phone.variables[foreground].flatMap(RGBColor.init(hex:))),
+                                           try #require(phone.variables[background].flatMap(RGBColor.init(hex:))))
+                #expect(ratio >= 7, "\(phone.name): \(foreground) on \(background) is \(ratio):1")
+            }
+        }
+        #expect(page.text.contains("Light · Increased contrast"))
+
+        let one = try daemon.request("POST", "/v1/preview?appearance=increased-dark", body: json(draft))
+        #expect(Self.phoneVariables(one.text).map(\.name) == ["increased-dark"])
+        let all = try daemon.request("POST", "/v1/preview?appearance=all", body: json(draft))
+        #expect(Self.phoneVariables(all.text).map(\.name) == ["light", "dark", "increased-light", "increased-dark"])
+        let standard = try daemon.request("POST", "/v1/preview?appearance=light", body: json(draft))
+        #expect(Self.phoneVariables(standard.text).first?.variables["--fill"] == palette.light.bubbleFill.hex)
+        #expect(try daemon.get("/v1/preview?appearance=increased-both").errorCode == "appearance_invalid")
+        // The OpenAPI document lists every accepted value.
+        let paths = try #require(try daemon.get("/openapi.json").json["paths"] as? [String: [String: Any]])
+        let parameters = try #require((paths["/v1/preview"]?["get"] as? [String: Any])?["parameters"] as? [[String: Any]])
+        let values = (parameters.first { $0["name"] as? String == "appearance" }?["schema"] as? [String: Any])?["enum"] as? [String]
+        #expect(values == ["light", "dark", "both", "increased-light", "increased-dark", "increased", "all"])
+    }
+
+    @Test("the pseudo-locales render by their exact tag: en-XA accented and longer, ar-XB right to left")
+    func pseudoLocales() throws {
+        let daemon = try InProcessApp()
+        let english = try daemon.get("/v1/preview?lang=en&appearance=light")
+        let accented = try daemon.get("/v1/preview?lang=en-XA&appearance=light")
+        #expect(accented.status == 200)
+        #expect(accented.header("Content-Language") == "en-XA")
+        #expect(accented.text.contains("<html lang=\"en-XA\" dir=\"ltr\">"))
+        #expect(accented.text.utf8.count > english.text.utf8.count, "en-XA is longer than English")
+        #expect(accented.text.contains("[") && accented.text.unicodeScalars.contains { $0.value > 0xBF && $0.value < 0x250 })
+        let bidi = try daemon.get("/v1/preview?lang=ar-XB&appearance=light")
+        #expect(bidi.header("Content-Language") == "ar-XB")
+        #expect(bidi.text.contains("<html lang=\"ar-XB\" dir=\"rtl\">"))
+        #expect(bidi.text.unicodeScalars.contains("\u{202E}"), "words are mirrored with right-to-left overrides")
+        // A real tag never reaches a pseudo-locale.
+        #expect(try daemon.get("/v1/preview?lang=en-US", headers: [("Accept-Language", "ar-XB")]).header("Content-Language") == "en")
+    }
+
+    /// Each phone's `data-appearance` and its CSS custom properties, in page order.
+    private static func phoneVariables(_ html: String) -> [(name: String, variables: [String: String])] {
+        html.components(separatedBy: "<section class=\"phone\"").dropFirst().map { section in
+            let name = section.components(separatedBy: "data-appearance=\"").dropFirst().first?.components(separatedBy: "\"").first ?? ""
+            let style = section.components(separatedBy: "style=\"").dropFirst().first?.components(separatedBy: "\"").first ?? ""
+            var variables: [String: String] = [:]
+            for declaration in style.components(separatedBy: "; ") {
+                let parts = declaration.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2 { variables[parts[0]] = parts[1] }
+            }
+            return (name, variables)
+        }
     }
 }

@@ -6,7 +6,11 @@ struct StringsRouteTests {
     @Test func localesAndNegotiation() throws {
         let daemon = try InProcessApp()
         let locales = try #require(try daemon.get("/v1/locales").json["locales"] as? [[String: Any]])
-        #expect(locales.count == 50)
+        #expect(locales.count == 52)
+        #expect(locales.prefix(50).allSatisfy { $0["pseudo"] as? Bool == false })
+        #expect(locales.suffix(2).map { $0["locale"] as? String } == ["en-XA", "ar-XB"])
+        #expect(locales.suffix(2).allSatisfy { $0["pseudo"] as? Bool == true })
+        #expect(locales.last?["direction"] as? String == "rtl")
         let arabic = try #require(locales.first { $0["locale"] as? String == "ar" })
         #expect(arabic["direction"] as? String == "rtl")
         #expect((arabic["pluralCategories"] as? [String])?.count == 6)
@@ -86,5 +90,48 @@ struct StringsRouteTests {
         let arabicLabel = ((arabic.json["texts"] as? [String: Any])?["topics"] as? [[String: Any]])?.first?["label"] as? String
         let englishLabel = ((try daemon.get("/v1/apps/\(key)/look?lang=en").json["texts"] as? [String: Any])?["topics"] as? [[String: Any]])?.first?["label"] as? String
         #expect(arabicLabel != nil && arabicLabel != englishLabel)
+    }
+
+    @Test("the pseudo-locales over HTTP: served by their exact tag, never negotiated from a real one")
+    func pseudoLocales() throws {
+        let daemon = try InProcessApp()
+        let accented = try daemon.get("/v1/strings?lang=en-XA")
+        #expect(accented.status == 200)
+        #expect(accented.header("Content-Language") == "en-XA")
+        #expect(accented.json["locale"] as? String == "en-XA")
+        #expect(accented.json["direction"] as? String == "ltr")
+        let messages = try #require(accented.json["messages"] as? [String: [String: Any]])
+        let english = try #require(try daemon.get("/v1/strings?lang=en").json["messages"] as? [String: [String: Any]])
+        #expect(Set(messages.keys) == Set(english.keys))
+        let placeholder = try #require(messages["composer.placeholder"]?["pattern"] as? String)
+        #expect(placeholder.hasPrefix("[") && placeholder != english["composer.placeholder"]?["pattern"] as? String)
+        #expect(try daemon.get("/v1/strings?lang=ar-XB").json["direction"] as? String == "rtl")
+        #expect(try daemon.get("/v1/strings", headers: [("Accept-Language", "de, en-XA")]).header("Content-Language") == "de")
+        #expect(try daemon.get("/v1/locales/match?lang=en-US").json["locale"] as? String == "en")
+
+        let formatted = try daemon.request("POST", "/v1/strings/format", body: json(["locale": "en-XA", "key": "thread.unread", "arguments": ["count": 5]]))
+        #expect(formatted.status == 200)
+        #expect(formatted.json["locale"] as? String == "en-XA")
+        let text = try #require(formatted.json["text"] as? String)
+        let plain = try daemon.request("POST", "/v1/strings/format", body: json(["locale": "en", "key": "thread.unread", "arguments": ["count": 5]]))
+        #expect(text.contains("5") && text.hasPrefix("[") && text.count > (plain.json["text"] as? String ?? "").count)
+        let bidi = try daemon.request("POST", "/v1/strings/format", body: json(["locale": "ar-XB", "key": "thread.unread", "arguments": ["count": 5]]))
+        #expect(bidi.json["direction"] as? String == "rtl")
+        #expect((bidi.json["text"] as? String)?.unicodeScalars.contains("\u{202E}") == true)
+    }
+
+    @Test("the SDK's look fetch with ?lang=en-XA carries the look's texts in en-XA")
+    func lookFetchInAPseudoLocale() throws {
+        let daemon = try InProcessApp()
+        let key = newKey()
+        #expect(try daemon.request("PUT", "/v1/apps/\(key)/look", headers: [("If-None-Match", "*")], body: json(["topics": ["billing"]]), admin: true).status == 201)
+        let english = try daemon.get("/v1/apps/\(key)/look?lang=en")
+        let accented = try daemon.get("/v1/apps/\(key)/look?lang=en-XA")
+        #expect(accented.json["locale"] as? String == "en-XA")
+        #expect(accented.header("Content-Language") == "en-XA")
+        let label = ((accented.json["texts"] as? [String: Any])?["topics"] as? [[String: Any]])?.first?["label"] as? String
+        let englishLabel = ((english.json["texts"] as? [String: Any])?["topics"] as? [[String: Any]])?.first?["label"] as? String
+        #expect(label?.hasPrefix("[") == true && label != englishLabel)
+        #expect(accented.header("ETag") != english.header("ETag"))
     }
 }

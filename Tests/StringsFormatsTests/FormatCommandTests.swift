@@ -4,7 +4,9 @@ import Testing
 /// `lookd export`, `lookd import` and `lookd lint` on the formats, end to end with the built executable.
 @Suite struct FormatCommandTests {
     /// Runs the `lookd` built next to the tests; returns its exit status and standard output.
-    static func lookd(_ arguments: String...) throws -> (status: Int32, output: String) {
+    static func lookd(_ arguments: String...) throws -> (status: Int32, output: String) { try lookd(arguments) }
+
+    static func lookd(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let testBundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let executable = try #require([testBundle.deletingLastPathComponent(), testBundle.deletingLastPathComponent().deletingLastPathComponent()]
             .map { $0.appendingPathComponent("lookd").path }.first(where: FileManager.default.isExecutableFile(atPath:)))
@@ -26,19 +28,27 @@ import Testing
         return folder
     }
 
-    @Test func exportThenImportRewritesTheSameCatalogs() throws {
+    /// With `--pseudo` the export also carries en-XA and ar-XB; import skips them and writes no catalog for them.
+    @Test(arguments: [false, true])
+    func exportThenImportRewritesTheSameCatalogs(pseudo: Bool) throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         let catalogs = CatalogFixtures.catalogDirectory.path
         let original = try CatalogFixtures.shippedFiles()
         for (format, out) in [("xcstrings", "L.xcstrings"), ("android", "res")] {
             let exported = folder.appendingPathComponent(out).path
-            #expect(try Self.lookd("export", "--format", format, "--out", exported, "--catalogs", catalogs).status == 0)
+            #expect(try Self.lookd(["export", "--format", format, "--out", exported, "--catalogs", catalogs] + (pseudo ? ["--pseudo"] : [])).status == 0)
             let target = folder.appendingPathComponent("imported-\(format)")
             #expect(try Self.lookd("import", "--format", format, exported, "--catalogs", target.path).status == 0)
             for (name, bytes) in original {
                 #expect(FileManager.default.contents(atPath: target.appendingPathComponent(name).path) == Data(bytes), "\(format): \(name)")
             }
+            for name in ["en-XA.json", "ar-XB.json"] {
+                #expect(!FileManager.default.fileExists(atPath: target.appendingPathComponent(name).path), "\(format): \(name)")
+            }
+        }
+        for directory in ["values-en-rXA", "values-ar-rXB"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("res/\(directory)/strings.xml").path) == pseudo)
         }
     }
 

@@ -1,7 +1,7 @@
 import LookResolver
 
 /// The dashboard's look preview: a self-contained HTML page (inline CSS, no script, no outside request) of the chat
-/// as apps will show it, for one locale and one or both appearances. Every colour, the corner radius and the
+/// as apps will show it, for one locale and one or more panels (an appearance at a contrast level, see ``PreviewPanel``). Every colour, the corner radius and the
 /// font family come from the resolved look; every word from ``PreviewContent``; all text is HTML-escaped.
 ///
 /// The tint is only ever drawn on the background (chips, the link and offer cards are outlined, not filled), because
@@ -12,13 +12,14 @@ import LookResolver
 public struct PreviewPage {
     var look: ResolvedLook
     var content: PreviewContent
-    var appearances: [Appearance]
+    var panels: [PreviewPanel]
 
-    /// A page for `look`, worded by `content`, showing each of `appearances` side by side.
-    public init(look: ResolvedLook, content: PreviewContent, appearances: [Appearance]) {
+    /// A page for `look`, worded by `content`, showing each of `panels` side by side, each in its palette
+    /// (`look.palette` or `look.palette.increasedContrast`).
+    public init(look: ResolvedLook, content: PreviewContent, panels: [PreviewPanel]) {
         self.look = look
         self.content = content
-        self.appearances = appearances
+        self.panels = panels
     }
 
     /// The Content-Security-Policy the page is written for: nothing may load, only the inline style applies.
@@ -40,8 +41,8 @@ public struct PreviewPage {
             <main class="phones">
 
             """
-        for appearance in appearances {
-            page += phone(appearance)
+        for panel in panels {
+            page += phone(panel)
         }
         page += "</main>\n</body>\n</html>\n"
         return page
@@ -49,8 +50,8 @@ public struct PreviewPage {
 
     // MARK: - One phone
 
-    private func phone(_ appearance: Appearance) -> String {
-        let colors = look.palette[appearance]
+    private func phone(_ panel: PreviewPanel) -> String {
+        let colors = look.palette[panel.appearance, panel.contrast]
         let variables = [
             "--bg: \(colors.background.hex)", "--fill: \(colors.bubbleFill.hex)", "--on-fill: \(colors.bubbleText.hex)",
             "--tint: \(colors.tint.hex)", "--text: \(colors.text.hex)", "--muted: \(colors.secondaryText.hex)",
@@ -58,8 +59,8 @@ public struct PreviewPage {
             "--radius: \(look.corners.value.radius)px", "--font: \(fontStack)",
         ].joined(separator: "; ")
         var html = """
-            <section class="phone" data-role="phone" data-appearance="\(appearance.rawValue)" style="\(variables)">
-            <p class="appearance-label">\(appearance == .light ? "Light" : "Dark")</p>
+            <section class="phone" data-role="phone" data-appearance="\(panel.name)" data-contrast="\(panel.contrast.rawValue)" style="\(variables)">
+            <p class="appearance-label">\(panel.label)</p>
             \(header)
             <div class="thread" data-role="thread">
             \(welcome)

@@ -23,7 +23,7 @@ enum OpenAPISchemas {
         switch name {
         case "lang": ["type": "string", "pattern": languageTagPattern, "maxLength": StringsService.maxTagBytes]
         case "app": appKey
-        case "appearance": ["type": "string", "enum": ["light", "dark", "both"]]
+        case "appearance": ["type": "string", "enum": PreviewRequest.appearanceValues]
         case "format": ["type": "string", "enum": LintFormat.allCases.map(\.rawValue)]
         case "strict": ["type": "string", "enum": ["true", "false"]]
         case "limit": ["type": "integer", "minimum": 1, "maximum": 1000]

@@ -7,8 +7,8 @@ import Strings
 /// iframe: no script, nothing loaded from anywhere, every team text escaped, and a CSP that enforces it.
 enum PreviewRoutes {
     static let query = [
-        "lang": "BCP 47 language tag, e.g. ar or pt-BR; beats Accept-Language",
-        "appearance": "light, dark or both (default: both, side by side)",
+        "lang": "BCP 47 language tag, e.g. ar or pt-BR; beats Accept-Language; the pseudo-locales en-XA and ar-XB only by their exact tag",
+        "appearance": "light, dark or both (default: both, side by side) in the standard palette (4.5:1); increased-light, increased-dark or increased in the increased-contrast palette (7:1); all for the four",
     ]
 
     static func register(into router: inout Router, app: AppServices) {
@@ -38,7 +38,7 @@ enum PreviewRoutes {
 
     private static func page(_ layers: LookLayers, _ request: Request, _ app: AppServices) throws -> Response {
         let appearance = request.query("appearance") ?? "both"
-        guard let appearances = PreviewRequest.appearances(appearance) else {
+        guard let panels = PreviewRequest.panels(appearance) else {
             throw HTTPError.badRequest("appearance_invalid", PreviewRequest.appearanceProblem(appearance))
         }
         let (locale, _) = try app.strings.negotiate(lang: request.query("lang"), acceptLanguage: request.header("accept-language"))
@@ -49,7 +49,7 @@ enum PreviewRoutes {
         } catch let error as FormatError {
             throw HTTPError.internalError("the \(locale) catalog cannot format the preview: \(error.description)")
         }
-        let html = PreviewPage(look: look, content: content, appearances: appearances).html()
+        let html = PreviewPage(look: look, content: content, panels: panels).html()
         return Response(status: 200, headers: [
             ("Content-Type", "text/html; charset=utf-8"),
             ("Content-Security-Policy", PreviewPage.contentSecurityPolicy),

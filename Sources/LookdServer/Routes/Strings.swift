@@ -7,7 +7,7 @@ enum StringsRoutes {
     static func register(into router: inout Router, app: AppServices) {
         let strings = app.strings
         router.add(Route("GET", "/v1/locales", doc: RouteDoc(
-            summary: "The 50 locales: direction, native name, CLDR plural categories, fallback chain.",
+            summary: "The 50 locales, then the pseudo-locales en-XA and ar-XB (\"pseudo\": true; for layout testing, chosen only by their exact tag): direction, native name, CLDR plural categories, fallback chain.",
             responses: [200: "the locales"])) { _ in
             Response.json(strings.localesBody, headers: [("Cache-Control", "public, max-age=3600")])
         })
@@ -23,7 +23,7 @@ enum StringsRoutes {
         router.add(Route("GET", "/v1/strings", doc: RouteDoc(
             summary: "The negotiated locale's catalog (every key: pattern and the catalog that served it), with its direction, plural categories and fallback chain. Strong ETag; If-None-Match gives 304.",
             responses: [200: "the catalog", 304: "not modified", 400: "malformed lang (lang_invalid)"],
-            query: ["lang": "BCP 47 language tag; beats Accept-Language"])) { request in
+            query: ["lang": "BCP 47 language tag; beats Accept-Language; the pseudo-locales en-XA and ar-XB only by their exact tag"])) { request in
             let (locale, _) = try strings.negotiate(lang: request.query("lang"), acceptLanguage: request.header("accept-language"))
             let cached = strings.catalog(locale)
             let headers: [(name: String, value: String)] = [

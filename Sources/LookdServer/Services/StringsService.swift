@@ -6,7 +6,8 @@ import Synchronization
 /// (with a strong ETag), and message formatting.
 final class StringsService: Sendable {
     let localizer: Localizer
-    /// `GET /v1/locales` bytes, built once.
+    /// `GET /v1/locales` bytes, built once: the 50 locales, then the pseudo-locales en-XA and ar-XB, each with
+    /// `"pseudo"` (true only for those two, which serve layout testing and are only chosen by their exact tag).
     let localesBody: [UInt8]
     private let catalogs = Mutex<[LocaleTag: CachedBody]>([:])
     /// Negotiation results by (lang, Accept-Language): the SDK sends the same few values over and
@@ -21,9 +22,9 @@ final class StringsService: Sendable {
 
     init(localizer: Localizer) {
         self.localizer = localizer
-        let locales: [JSONValue] = LocaleInfo.all.map { info in
+        let locales: [JSONValue] = LocaleInfo.allIncludingPseudo.map { info in
             .object(["locale": .string(info.locale.identifier), "direction": .string(info.direction.rawValue),
-                     "nativeName": .string(info.nativeName),
+                     "nativeName": .string(info.nativeName), "pseudo": .bool(info.isPseudo),
                      "pluralCategories": .array(info.pluralCategories.map { .string($0.rawValue) }),
                      "fallbackChain": Self.tags(localizer.fallbackChain(for: info.locale))])
         }

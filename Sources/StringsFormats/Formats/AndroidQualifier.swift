@@ -7,6 +7,8 @@ import Strings
 ///   the BCP 47 form `b+…` (Android 7+): `b+zh+Hans`, `b+zh+Hant`, `b+es+419`.
 /// - Hebrew and Indonesian are written twice, under the legacy codes Java's `Locale` reports on Android
 ///   (`iw`, `in`) and under the current ones (`he`, `id`), so every release finds them; Norwegian Bokmål is `nb`.
+/// - The pseudo-locales (written only by `lookd export --pseudo`) get Android's own pseudo-locale qualifiers,
+///   `values-en-rXA` and `values-ar-rXB`; reading never maps those back (they are not catalogs).
 public enum AndroidQualifier {
     /// The directories of `locale`, the first being the one read back.
     public static func directories(for locale: LocaleTag) -> [String] {

@@ -46,7 +46,7 @@ public struct AndroidResourcesFormat: CatalogFormat {
         }
         if !problems.isEmpty { throw ConversionError(problems) }
         var files: [String: [UInt8]] = [:]
-        for locale in LocaleTag.all {
+        for locale in LocaleTag.allIncludingPseudo {
             let units = catalog.units.filter { $0.messages[locale] != nil }
             guard !units.isEmpty else { continue }
             let document = Array(Self.document(units, locale: locale).utf8)

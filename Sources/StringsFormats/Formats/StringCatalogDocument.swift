@@ -78,6 +78,8 @@ public struct StringCatalogDocument: Sendable {
             let legend = comment.legend ?? ArgumentLegend(entries: [])
             var messages: [LocaleTag: PrintfMessage] = [:]
             for localization in entry.localizations {
+                // A pseudo-locale is generated from English, never a catalog: an export with them reads back without them.
+                if LocaleTag(includingPseudo: localization.locale)?.isPseudo == true { continue }
                 guard let locale = LocaleTag(localization.locale), locale.identifier == localization.locale else {
                     problems.append(.init(key: entry.key, locale: localization.locale, reason: "not one of lookd's 50 locales (Apple tags: zh-Hans, zh-HK, es-419, pt-PT, nb, …)",
                                           position: localization.position))

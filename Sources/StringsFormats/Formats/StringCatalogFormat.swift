@@ -4,7 +4,8 @@ import Strings
 /// `PrintfCatalog` as a string with all its localizations in state `translated`, the `EntryComment` as the
 /// comment. A message that is one plural of its only argument is `variations.plural`; any other plural
 /// (text around it, more arguments, several plurals) is a `substitutions` entry per plural argument.
-/// Reading refuses what it cannot map (device or width variations, unknown locales) with the key named.
+/// Reading refuses what it cannot map (device or width variations, unknown locales) with the key named, and skips
+/// the pseudo-locales en-XA and ar-XB (written only by an export with them, never read back as catalogs).
 public struct StringCatalogFormat: CatalogFormat {
     public var importsSource: Bool { true }
     public let name = "xcstrings"
@@ -18,7 +19,7 @@ public struct StringCatalogFormat: CatalogFormat {
             var entry: [(String, JSONOutput)] = []
             if let comment = unit.comment.text { entry.append(("comment", .string(comment))) }
             entry.append(("extractionState", .string("manual")))
-            let localizations = LocaleTag.all.sorted { $0.identifier < $1.identifier }.compactMap { locale in
+            let localizations = LocaleTag.allIncludingPseudo.sorted { $0.identifier < $1.identifier }.compactMap { locale in
                 unit.messages[locale].map { (locale.identifier, localization($0, legend: unit.legend)) }
             }
             entry.append(("localizations", .object(localizations)))

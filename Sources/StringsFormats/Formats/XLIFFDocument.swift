@@ -46,6 +46,9 @@ public struct XLIFFDocument: Sendable {
     /// that are present, non-empty and not in an untranslated state). Throws `ConversionError` for a target
     /// language that is not one of the 50.
     public func content() throws -> CatalogContent {
+        if LocaleTag(includingPseudo: targetLanguage)?.isPseudo == true {
+            throw ConversionError(key: nil, reason: "target-language '\(targetLanguage)' is a pseudo-locale, generated from English at load time: there is nothing to import")
+        }
         guard let locale = LocaleTag(targetLanguage), locale != .english else {
             throw ConversionError(key: nil, reason: "target-language '\(targetLanguage)' is not one of lookd's 49 translated locales")
         }

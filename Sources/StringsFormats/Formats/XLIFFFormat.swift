@@ -14,8 +14,11 @@ public struct XLIFFFormat: CatalogFormat {
     public init(locale: String?) { self.locale = locale }
 
     public func write(_ content: CatalogContent) throws -> FormatFiles {
-        guard let tag = locale, let target = LocaleTag(tag), target != .english else {
+        guard let tag = locale, let target = LocaleTag(includingPseudo: tag), target != .english else {
             throw ConversionError(key: nil, reason: "XLIFF export needs a target locale, one of the 49 translated ones (--locale TAG)")
+        }
+        if target.isPseudo, content.translations[target] == nil {
+            throw ConversionError(key: nil, reason: "\(target.identifier) is a pseudo-locale, generated from English: export it with --pseudo")
         }
         let translated = Dictionary((content.translations[target] ?? []).map { ($0.key, $0.pattern) }, uniquingKeysWith: { first, _ in first })
         var lines = [

@@ -7,7 +7,7 @@ struct Arguments {
 
     /// Options that take no value. Anything else given as `--name` takes the next argument.
     static let booleanFlags: Set<String> = [
-        "help", "json", "strict", "default", "pretty", "update-baseline", "no-isolate", "quiet", "test",
+        "help", "json", "strict", "default", "pretty", "update-baseline", "no-isolate", "quiet", "test", "pseudo",
     ]
 
     init(_ argv: [String]) throws {

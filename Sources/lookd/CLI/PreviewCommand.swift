@@ -3,16 +3,18 @@ import Foundation
 import LookResolver
 import Strings
 
-/// `lookd preview --out DIR [--lang TAG]… [--appearance light|dark|both] [FILE|-]`
+/// `lookd preview --out DIR [--lang TAG]… [--appearance light|dark|both|increased|…] [FILE|-]`
 enum PreviewCommand: Command {
     static let name = "preview"
     static let summary = "write the chat's look preview as HTML pages, for designers and CI"
     static let usage = """
-        lookd preview --out DIR [--lang TAG]... [--appearance light|dark|both] [--catalogs DIR] [FILE|-]
+        lookd preview --out DIR [--lang TAG]... [--appearance VALUE] [--catalogs DIR] [FILE|-]
         Resolves the layers in FILE ({"dashboard": {...}, "code": {...}, "inferred": {...}}; standard input for '-';
         no FILE: the defaults) and writes one self-contained HTML page per language to DIR, named
-        preview-<locale>.html. --lang is negotiated (repeatable; 'all' for the 50; default en). --appearance
-        'both' (the default) puts light and dark side by side. Prints the files written. Exit 2 on bad input.
+        preview-<locale>.html. --lang is negotiated (repeatable; 'all' for the 50; default en; the pseudo-locales
+        en-XA and ar-XB by their exact tag). --appearance: light, dark, both (the default, side by side),
+        increased-light, increased-dark, increased (the 7:1 increased-contrast palette) or all (the four).
+        Prints the files written. Exit 2 on bad input.
         """
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -20,7 +22,7 @@ enum PreviewCommand: Command {
         guard let out = arguments.value("out") else { throw UsageError("--out DIR is required\n\(usage)") }
         guard arguments.positionals.count <= 1 else { throw UsageError("one FILE at most") }
         let appearance = arguments.value("appearance") ?? "both"
-        guard let appearances = PreviewRequest.appearances(appearance) else {
+        guard let panels = PreviewRequest.panels(appearance) else {
             throw UsageError(PreviewRequest.appearanceProblem(appearance))
         }
         let layers: LookLayers
@@ -52,7 +54,7 @@ enum PreviewCommand: Command {
             } catch let error as FormatError {
                 throw UsageError("\(locale): \(error.description)")
             }
-            let page = PreviewPage(look: look, content: content, appearances: appearances).html()
+            let page = PreviewPage(look: look, content: content, panels: panels).html()
             let file = directory.appendingPathComponent("preview-\(locale.identifier).html")
             do {
                 try Data(page.utf8).write(to: file, options: .atomic)
