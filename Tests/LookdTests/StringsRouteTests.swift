@@ -5,7 +5,11 @@ import Testing
 struct StringsRouteTests {
     @Test func localesAndNegotiation() throws {
         let daemon = try InProcessApp()
-        let locales = try #require(try daemon.get("/v1/locales").json["locales"] as? [[String: Any]])
+        let real = try #require(try daemon.get("/v1/locales").json["locales"] as? [[String: Any]])
+        #expect(real.count == 50)
+        #expect(real.allSatisfy { $0["pseudo"] as? Bool == false })
+        #expect(try daemon.get("/v1/locales?pseudo=maybe").status == 400)
+        let locales = try #require(try daemon.get("/v1/locales?pseudo=true").json["locales"] as? [[String: Any]])
         #expect(locales.count == 52)
         #expect(locales.prefix(50).allSatisfy { $0["pseudo"] as? Bool == false })
         #expect(locales.suffix(2).map { $0["locale"] as? String } == ["en-XA", "ar-XB"])

@@ -7,9 +7,16 @@ enum StringsRoutes {
     static func register(into router: inout Router, app: AppServices) {
         let strings = app.strings
         router.add(Route("GET", "/v1/locales", doc: RouteDoc(
-            summary: "The 50 locales, then the pseudo-locales en-XA and ar-XB (\"pseudo\": true; for layout testing, chosen only by their exact tag): direction, native name, CLDR plural categories, fallback chain.",
-            responses: [200: "the locales"])) { _ in
-            Response.json(strings.localesBody, headers: [("Cache-Control", "public, max-age=3600")])
+            summary: "The 50 locales (with ?pseudo=true, then the pseudo-locales en-XA and ar-XB, \"pseudo\": true; for layout testing, chosen only by their exact tag): direction, native name, CLDR plural categories, fallback chain.",
+            responses: [200: "the locales", 400: "pseudo is not true or false (parameter_invalid)"],
+            query: ["pseudo": "true to list the pseudo-locales en-XA and ar-XB after the 50 (default false)"])) { request in
+            let body: [UInt8]
+            switch request.query("pseudo") {
+            case nil, "false": body = strings.localesBody
+            case "true": body = strings.localesWithPseudoBody
+            default: throw HTTPError.badRequest("parameter_invalid", "pseudo takes true or false")
+            }
+            return Response.json(body, headers: [("Cache-Control", "public, max-age=3600")])
         })
 
         router.add(Route("GET", "/v1/locales/match", doc: RouteDoc(

@@ -6,9 +6,11 @@ import Synchronization
 /// (with a strong ETag), and message formatting.
 final class StringsService: Sendable {
     let localizer: Localizer
-    /// `GET /v1/locales` bytes, built once: the 50 locales, then the pseudo-locales en-XA and ar-XB, each with
-    /// `"pseudo"` (true only for those two, which serve layout testing and are only chosen by their exact tag).
+    /// `GET /v1/locales` bytes, built once: the 50 locales, each with `"pseudo": false`.
     let localesBody: [UInt8]
+    /// `GET /v1/locales?pseudo=true`: the 50, then the pseudo-locales en-XA and ar-XB with `"pseudo": true` (for
+    /// layout testing; only ever chosen by their exact tag).
+    let localesWithPseudoBody: [UInt8]
     private let catalogs = Mutex<[LocaleTag: CachedBody]>([:])
     /// Negotiation results by (lang, Accept-Language): the SDK sends the same few values over and
     /// over, and a matcher lookup costs ~1 µs. Bounded: emptied when it reaches `memoLimit`.
@@ -22,13 +24,17 @@ final class StringsService: Sendable {
 
     init(localizer: Localizer) {
         self.localizer = localizer
-        let locales: [JSONValue] = LocaleInfo.allIncludingPseudo.map { info in
-            .object(["locale": .string(info.locale.identifier), "direction": .string(info.direction.rawValue),
-                     "nativeName": .string(info.nativeName), "pseudo": .bool(info.isPseudo),
-                     "pluralCategories": .array(info.pluralCategories.map { .string($0.rawValue) }),
-                     "fallbackChain": Self.tags(localizer.fallbackChain(for: info.locale))])
+        func listing(_ infos: [LocaleInfo]) -> [UInt8] {
+            let locales: [JSONValue] = infos.map { info in
+                .object(["locale": .string(info.locale.identifier), "direction": .string(info.direction.rawValue),
+                         "nativeName": .string(info.nativeName), "pseudo": .bool(info.isPseudo),
+                         "pluralCategories": .array(info.pluralCategories.map { .string($0.rawValue) }),
+                         "fallbackChain": Self.tags(localizer.fallbackChain(for: info.locale))])
+            }
+            return JSONWriter.bytes(.object(["locales": .array(locales)]))
         }
-        localesBody = JSONWriter.bytes(.object(["locales": .array(locales)]))
+        localesBody = listing(LocaleInfo.all)
+        localesWithPseudoBody = listing(LocaleInfo.allIncludingPseudo)
     }
 
     /// The locale for a request: `lang` (the SDK's explicit language; a well-formed BCP 47 tag) beats the

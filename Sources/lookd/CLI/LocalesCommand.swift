@@ -2,17 +2,17 @@ import Foundation
 import StableJSON
 import Strings
 
-/// `lookd locales [--json]`: the 50 locales, then the pseudo-locales (flagged), with direction, native name and
-/// plural categories.
+/// `lookd locales [--json] [--pseudo]`: the 50 locales (with `--pseudo`, then the pseudo-locales, flagged), with
+/// direction, native name and plural categories.
 enum LocalesCommand: Command {
     static let name = "locales"
-    static let summary = "list the 50 locales and the pseudo-locales: direction, native name, plural categories"
-    static let usage = "lookd locales [--json]"
+    static let summary = "list the 50 locales (and, with --pseudo, en-XA and ar-XB): direction, native name, plural categories"
+    static let usage = "lookd locales [--json] [--pseudo]\n  --pseudo also lists the pseudo-locales en-XA and ar-XB (layout testing; chosen only by their exact tag)"
 
     static func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.rejectUnknown(["json"])
+        try arguments.rejectUnknown(["json", "pseudo"])
         guard arguments.positionals.isEmpty else { throw UsageError("takes no arguments\n\(usage)") }
-        let infos = LocaleInfo.allIncludingPseudo
+        let infos = arguments.flag("pseudo") ? LocaleInfo.allIncludingPseudo : LocaleInfo.all
         if arguments.flag("json") {
             let objects: [JSONValue] = infos.map { info in
                 .object(["locale": .string(info.locale.identifier), "direction": .string(info.direction.rawValue),
