@@ -42,17 +42,19 @@ struct CatalogDocument: Sendable {
     /// Reads `bytes`. Never throws: every problem becomes a `Problem`.
     init(bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { buffer in
-            if let bad = UTF8Validation.firstInvalidOffset(in: buffer) {
-                let byte = String(buffer[bad], radix: 16, uppercase: true).leftPadded(to: 2)
-                problems.append(Problem(check: .invalidUTF8, position: UTF8Place.position(of: bad, in: buffer), key: nil,
-                                        message: "invalid UTF-8 (byte 0x\(byte) at offset \(bad)); the file was not checked further"))
-                return
-            }
             var recovered: [JSONReadError] = []
             let root: JSONDocument
             do {
                 root = try JSONReader.readDocument(buffer, options: Self.readOptions, recovered: &recovered)
             } catch let error as JSONReadError {
+                // A read that succeeds has seen only well-formed UTF-8 (strings are validated, and nothing else
+                // may hold a byte above 0x7F), so the file is validated only when reading stops.
+                if let bad = UTF8Validation.firstInvalidOffset(in: buffer) {
+                    let byte = String(buffer[bad], radix: 16, uppercase: true).leftPadded(to: 2)
+                    problems.append(Problem(check: .invalidUTF8, position: UTF8Place.position(of: bad, in: buffer), key: nil,
+                                            message: "invalid UTF-8 (byte 0x\(byte) at offset \(bad)); the file was not checked further"))
+                    return
+                }
                 problems.append(Problem(check: .invalidJSON, position: Self.place(of: error, in: buffer), key: nil,
                                         message: "not valid JSON: \(error.message)"))
                 return

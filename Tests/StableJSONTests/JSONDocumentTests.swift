@@ -90,4 +90,24 @@ struct JSONDocumentTests {
         let value = JSONValue.object(["a": .array([]), "b": .object(["c": .number(1)])])
         #expect(JSONWriter.string(value, pretty: true) == "{\n  \"a\": [],\n  \"b\": {\n    \"c\": 1\n  }\n}")
     }
+
+    @Test("recovering: raw control characters kept, lone surrogates as U+FFFD, each listed with its place")
+    func recovering() throws {
+        let text = Array("{\"a\": \"x\ty\",\n \"b\": \"\\uD800z\"}".utf8)
+        #expect(throws: JSONReadError.self) { try JSONReader.readDocument(text) }
+        var recovered: [JSONReadError] = []
+        let document = try JSONReader.readDocument(text, options: .init(recoversFromStringDefects: true), recovered: &recovered)
+        #expect(document["a"]?.stringValue == "x\ty")
+        #expect(document["b"]?.stringValue == "\u{FFFD}z")
+        #expect(recovered.map(\.code) == [.controlCharacter, .loneSurrogate])
+        #expect(recovered.map { [$0.line, $0.column, $0.offset] } == [[1, 9, 8], [2, 8, 20]])
+    }
+
+    @Test("recovering skips a byte order mark and counts line 1's columns after it; strict reading refuses it")
+    func byteOrderMark() throws {
+        let text: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("{\"a\": 1}".utf8)
+        #expect(throws: JSONReadError.self) { try JSONReader.readDocument(text) }
+        let document = try JSONReader.readDocument(text, options: .init(recoversFromStringDefects: true))
+        #expect(document.members?.first?.keyPosition == JSONPosition(line: 1, column: 2, offset: 4))
+    }
 }
