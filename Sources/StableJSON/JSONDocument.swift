@@ -8,7 +8,7 @@
 /// ``JSONPosition/start``). Thread-safe: a value type.
 public struct JSONDocument: Sendable, Hashable {
     /// The value itself; containers hold documents, so every nested value has its own position.
-    public indirect enum Value: Sendable, Hashable {
+    public enum Value: Sendable, Hashable {
         case null
         case bool(Bool)
         case number(JSONNumber)

@@ -81,7 +81,10 @@ public struct CatalogSet: Sendable {
             guard let message = entry["message"]?.stringValue else {
                 throw CatalogError.invalidContent(path: url.path, detail: "key '\(member.key)' needs an object with a string \"message\"")
             }
-            let maxLength = entry["maxLength"]?.doubleValue.flatMap { $0.isFinite ? Int(exactly: $0.rounded(.towardZero)) : nil }
+            var maxLength: Int?
+            if let length = entry["maxLength"]?.numberValue?.double, length.isFinite {
+                maxLength = Int(exactly: length.rounded(.towardZero))
+            }
             result[member.key] = SourceMessage(message: message, description: entry["description"]?.stringValue, maxLength: maxLength)
         }
         return result
