@@ -30,10 +30,10 @@ let package = Package(
         ),
 
         // The runtime: catalogs, negotiation, fallback, plurals and MessageFormat, direction. ICU only through CICU.
-        .target(name: "Strings", dependencies: ["CICU"]),
+        .target(name: "Strings", dependencies: ["CICU", "StableJSON"]),
 
         // Apple String Catalogs, Android resources and XLIFF ⇄ lookd catalogs. No I/O beyond reading files it is given.
-        .target(name: "StringsFormats", dependencies: ["Strings"]),
+        .target(name: "StringsFormats", dependencies: ["Strings", "StableJSON"]),
 
         // The translation linter and its reporters (text, JSON, GitHub, SARIF), over Strings; its ICU pattern pass is in CICU.
         // Other formats are read through StringsFormats.
@@ -70,8 +70,8 @@ let package = Package(
         .testTarget(name: "StableJSONTests", dependencies: ["StableJSON"]),
         .testTarget(name: "LookResolverTests", dependencies: ["LookResolver"]),
         .testTarget(name: "StringsTests", dependencies: ["Strings"]),
-        .testTarget(name: "StringsLintTests", dependencies: ["StringsLint", "Strings"]),
-        .testTarget(name: "StringsFormatsTests", dependencies: ["StringsFormats", "StringsLint", "Strings"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "StringsLintTests", dependencies: ["StringsLint", "Strings", "StableJSON"]),
+        .testTarget(name: "StringsFormatsTests", dependencies: ["StringsFormats", "StringsLint", "Strings", "StableJSON"], resources: [.copy("Fixtures")]),
 
         // Routes and services in process; a few live-daemon tests for what needs sockets (framing, limits, shutdown, kill -9).
         .testTarget(name: "LookdTests", dependencies: ["LookdServer", "StableJSON", "LookResolver", "Strings", "CSQLite"]),

@@ -74,6 +74,12 @@ struct JSONParser {
     var values = 0
     /// Reused for strings with escapes.
     var scratch: [UInt8] = []
+    /// The last position handed out (``position(at:)``), from which the next one is counted.
+    var cursor = JSONPosition.start
+    /// Recover from the defects ``JSONReader/DocumentOptions/recoversFromStringDefects`` names, listing them in
+    /// `recovered` instead of throwing.
+    var recovers = false
+    var recovered: [Failure] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONReader.Limits) {
         self.bytes = bytes
@@ -207,25 +213,31 @@ struct JSONParser {
         var members: [String: JSONValue] = [:]
         if try enter(closing: UInt8(ascii: "}")) { return .object(members) }
         repeat {
-            guard index < bytes.count else { throw fail(.unexpectedEnd, "the input ends inside an object") }
-            guard bytes[index] == UInt8(ascii: "\"") else {
-                throw fail(.unexpectedCharacter, "expected a key in double quotes, got \(describe(bytes[index]))")
-            }
-            let keyOffset = index
-            values += 1
-            guard values <= limits.maxValues else { throw fail(.valueLimit, "more than \(limits.maxValues) values and keys") }
-            let key = try string()
-            skipWhitespace()
-            guard index < bytes.count else { throw fail(.unexpectedEnd, "the input ends inside an object") }
-            guard bytes[index] == UInt8(ascii: ":") else { throw fail(.unexpectedCharacter, "expected ':' after a key, got \(describe(bytes[index]))") }
-            index += 1
-            skipWhitespace()
+            let (key, keyOffset) = try memberKey()
             let member = try value()
             guard members.updateValue(member, forKey: key) == nil else {
                 throw fail(.duplicateKey, "the key \"\(Self.clip(key))\" appears twice in one object", at: keyOffset)
             }
         } while try !closes(UInt8(ascii: "}"), "object")
         return .object(members)
+    }
+
+    /// A member's key at `index`, the colon and the white space after it: the key and its quote's offset.
+    mutating func memberKey() throws(Failure) -> (key: String, offset: Int) {
+        guard index < bytes.count else { throw fail(.unexpectedEnd, "the input ends inside an object") }
+        guard bytes[index] == UInt8(ascii: "\"") else {
+            throw fail(.unexpectedCharacter, "expected a key in double quotes, got \(describe(bytes[index]))")
+        }
+        let keyOffset = index
+        values += 1
+        guard values <= limits.maxValues else { throw fail(.valueLimit, "more than \(limits.maxValues) values and keys") }
+        let key = try string()
+        skipWhitespace()
+        guard index < bytes.count else { throw fail(.unexpectedEnd, "the input ends inside an object") }
+        guard bytes[index] == UInt8(ascii: ":") else { throw fail(.unexpectedCharacter, "expected ':' after a key, got \(describe(bytes[index]))") }
+        index += 1
+        skipWhitespace()
+        return (key, keyOffset)
     }
 
     mutating func number() throws(Failure) -> JSONNumber {
@@ -252,7 +264,7 @@ struct JSONParser {
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw fail(.controlCharacter, "a raw control character (U+\(Self.hex(UInt32(byte), digits: 4))) in a string; escape it") }
+            if byte < 0x20 { try controlCharacter(byte) }
             if byte < 0x80 { index += 1 } else { try utf8Sequence() }
         }
         guard index < count else { throw fail(.unexpectedEnd, "the input ends inside a string", at: start - 1) }
@@ -268,9 +280,8 @@ struct JSONParser {
                 return String(decoding: scratch, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 try escape()
-            case 0..<0x20:
-                throw fail(.controlCharacter, "a raw control character (U+\(Self.hex(UInt32(byte), digits: 4))) in a string; escape it")
             case 0..<0x80:
+                if byte < 0x20 { try controlCharacter(byte) }
                 scratch.append(byte)
                 index += 1
             default:
@@ -299,24 +310,40 @@ struct JSONParser {
         case UInt8(ascii: "u"):
             var scalar = try hexQuad(escapeStart)
             if (0xDC00...0xDFFF).contains(scalar) {
-                throw fail(.loneSurrogate, "\\u\(Self.hex(scalar, digits: 4)) is a low surrogate without a high one before it", at: escapeStart)
-            }
-            if (0xD800...0xDBFF).contains(scalar) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw fail(.loneSurrogate, "\\u\(Self.hex(scalar, digits: 4)) is a high surrogate without a low one after it", at: escapeStart)
-                }
+                scalar = try loneSurrogate(fail(.loneSurrogate, "\\u\(Self.hex(scalar, digits: 4)) is a low surrogate without a high one before it", at: escapeStart))
+            } else if (0xD800...0xDBFF).contains(scalar) {
                 let lowStart = index
-                index += 2
-                let low = try hexQuad(lowStart)
-                guard (0xDC00...0xDFFF).contains(low) else {
-                    throw fail(.loneSurrogate, "\\u\(Self.hex(scalar, digits: 4)) is a high surrogate without a low one after it", at: escapeStart)
+                if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                    index += 2
+                    let low = try hexQuad(lowStart)
+                    if (0xDC00...0xDFFF).contains(low) {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        index = lowStart
+                    }
                 }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                if index == lowStart {
+                    scalar = try loneSurrogate(fail(.loneSurrogate, "\\u\(Self.hex(scalar, digits: 4)) is a high surrogate without a low one after it", at: escapeStart))
+                }
             }
             appendUTF8(scalar)
         default:
             throw fail(.invalidEscape, "\\\(Self.describeRaw(letter)) is not a JSON escape (use \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX)", at: escapeStart)
         }
+    }
+
+    /// A raw control character at `index`: an error, or listed when recovering (the string keeps it).
+    mutating func controlCharacter(_ byte: UInt8) throws(Failure) {
+        let failure = fail(.controlCharacter, "a raw control character (U+\(Self.hex(UInt32(byte), digits: 4))) in a string; escape it")
+        guard recovers else { throw failure }
+        recovered.append(failure)
+    }
+
+    /// A `\u` escape of a lone surrogate: an error, or listed when recovering and read as U+FFFD.
+    mutating func loneSurrogate(_ failure: Failure) throws(Failure) -> UInt32 {
+        guard recovers else { throw failure }
+        recovered.append(failure)
+        return 0xFFFD
     }
 
     /// Four hex digits at `index`.

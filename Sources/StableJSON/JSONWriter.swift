@@ -1,11 +1,14 @@
 /// The one JSON writer: RFC 8259 text straight into a `[UInt8]` buffer, with stable bytes.
 ///
 /// - Compact by default (no white space); `pretty: true` puts each member and element on its own line,
-///   indented by two spaces, with `": "` after keys.
+///   indented by two spaces, with `": "` after keys; other ``JSONLayout``s give Xcode's and lookd's catalog
+///   layouts.
 /// - ``write(_:)`` of a ``JSONValue`` sorts object keys by their UTF-8 bytes, so equal values give equal bytes.
 /// - Strings are escaped as RFC 8259 requires and no more: `"` and `\`, `\b \f \n \r \t`, other control
 ///   characters as `\u00xx` (lowercase hex); `/` and non-ASCII are written as they are (UTF-8).
 /// - Numbers are written from their literal (``JSONNumber/literal``), so they never change.
+/// - ``write(_:)-(JSONDocument)`` and the streaming calls keep the order they are given (for files whose
+///   member order is their author's, such as catalogs).
 ///
 /// Two ways to use it:
 /// ```swift
@@ -30,6 +33,8 @@ public struct JSONWriter {
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer.state.pointee.start, count: buffer.state.pointee.count)) }
     /// Whether the output is indented.
     public let pretty: Bool
+    /// The white space written.
+    public let layout: JSONLayout
     // The output and the layout state live behind one pointer: writes inline into callers in other modules as a
     // capacity check and a store, with no copy-on-write or exclusivity check (a look is ~300 writes).
     @usableFromInline let buffer: OutputBuffer
@@ -38,7 +43,15 @@ public struct JSONWriter {
     ///   - pretty: indent with two spaces and a line per member and element.
     ///   - capacity: bytes to reserve up front.
     public init(pretty: Bool = false, capacity: Int = 1_024) {
-        self.pretty = pretty
+        self.init(layout: pretty ? .pretty : .compact, capacity: capacity)
+    }
+
+    /// - Parameters:
+    ///   - layout: the white space to write.
+    ///   - capacity: bytes to reserve up front.
+    public init(layout: JSONLayout, capacity: Int = 1_024) {
+        self.layout = layout
+        pretty = layout.indented
         buffer = OutputBuffer(capacity: capacity)
     }
 
@@ -77,6 +90,46 @@ public struct JSONWriter {
         }
     }
 
+    /// Writes a document (as the next element, or as the value after ``key(_:)``) with its members in the
+    /// order they have, duplicates included; positions are not written.
+    public mutating func write(_ document: JSONDocument) {
+        switch document.value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .number(let number): self.number(number)
+        case .string(let text): string(text)
+        case .array(let elements):
+            beginArray()
+            for element in elements { write(element) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for member in members {
+                key(member.key)
+                write(member.value)
+            }
+            endObject()
+        }
+    }
+
+    /// `document` as JSON bytes in `layout`, members in their order, and a final line feed when `lineFeed`.
+    public static func bytes(_ document: JSONDocument, layout: JSONLayout, lineFeed: Bool = false) -> [UInt8] {
+        var writer = JSONWriter(layout: layout)
+        writer.write(document)
+        if lineFeed { writer.lineFeed() }
+        return writer.bytes
+    }
+
+    /// Ends the output with a line feed (files end with one); call it once, after the top-level value.
+    public mutating func lineFeed() { buffer.append(UInt8(ascii: "\n")) }
+
+    /// In an indented layout, an empty line before the next member or element (a group break a person reads);
+    /// nothing in one-line containers and in the compact layout.
+    public mutating func blankLine() {
+        guard pretty, state.pointee.depth <= layout.lineDepth else { return }
+        state.pointee.blankLine = true
+    }
+
     // MARK: - Streaming
 
     @inlinable
@@ -104,9 +157,7 @@ public struct JSONWriter {
     public mutating func key(_ name: String) {
         separate()
         appendString(name)
-        buffer.append(UInt8(ascii: ":"))
-        if pretty { buffer.append(UInt8(ascii: " ")) }
-        state.pointee.afterKey = true
+        separateKey()
     }
 
     /// An object member's key known when the program is compiled: ASCII that needs no escaping (no control
@@ -118,9 +169,7 @@ public struct JSONWriter {
         buffer.append(UInt8(ascii: "\""))
         appendStatic(name)
         buffer.append(UInt8(ascii: "\""))
-        buffer.append(UInt8(ascii: ":"))
-        if pretty { buffer.append(UInt8(ascii: " ")) }
-        state.pointee.afterKey = true
+        separateKey()
     }
 
     /// `key(static: name)` then `string(text)`.
@@ -226,9 +275,32 @@ public struct JSONWriter {
             return
         }
         guard state.pointee.depth > 0 else { return }
-        if !state.pointee.first { buffer.append(UInt8(ascii: ",")) }
+        let first = state.pointee.first
+        if !first { buffer.append(UInt8(ascii: ",")) }
         state.pointee.first = false
-        if pretty { newline() }
+        guard pretty else { return }
+        if state.pointee.depth <= layout.lineDepth {
+            if state.pointee.blankLine {
+                state.pointee.blankLine = false
+                buffer.append(UInt8(ascii: "\n"))
+            }
+            newline()
+        } else if !first {
+            buffer.append(0x20)
+        }
+    }
+
+    /// After a key: the colon, with the layout's spaces.
+    @inlinable
+    mutating func separateKey() {
+        if pretty {
+            if layout.spaceBeforeColon { buffer.append(0x20) }
+            buffer.append(UInt8(ascii: ":"))
+            buffer.append(0x20)
+        } else {
+            buffer.append(UInt8(ascii: ":"))
+        }
+        state.pointee.afterKey = true
     }
 
     @inlinable
@@ -239,8 +311,17 @@ public struct JSONWriter {
 
     @inlinable
     mutating func close(_ bracket: UInt8) {
+        let onLines = pretty && state.pointee.depth <= layout.lineDepth
         state.pointee.depth -= 1
-        if pretty, !state.pointee.first { newline() }
+        state.pointee.blankLine = false
+        if onLines {
+            if !state.pointee.first {
+                newline()
+            } else if layout.blankLineInEmpty {
+                buffer.append(UInt8(ascii: "\n"))
+                newline()
+            }
+        }
         state.pointee.first = false
         buffer.append(bracket)
     }

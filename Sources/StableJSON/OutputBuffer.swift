@@ -11,6 +11,8 @@ final class OutputBuffer {
         @usableFromInline var depth = 0
         @usableFromInline var first = true
         @usableFromInline var afterKey = false
+        /// An empty line is due before the next member or element (``JSONWriter/blankLine()``).
+        @usableFromInline var blankLine = false
 
         @usableFromInline
         init(start: UnsafeMutablePointer<UInt8>, capacity: Int) {

@@ -54,17 +54,17 @@ public struct Baseline: Sendable, Equatable {
 
     /// Reads a baseline file.
     public static func decode(_ data: Data) throws(LintConfigurationError) -> Baseline {
-        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let version = root["version"] as? Int, let entries = root["findings"] as? [[String: Any]] else {
+        guard let root = try? JSONReader.read(data),
+              let version = root["version"]?.intValue, let entries = root["findings"]?.arrayValue else {
             throw LintConfigurationError("not a lookd lint baseline ({\"version\": 1, \"findings\": […]})")
         }
         guard version == 1 else { throw LintConfigurationError("baseline version \(version) is not supported (1)") }
         var baseline = Baseline()
         for entry in entries {
-            guard let fingerprint = entry["fingerprint"] as? String else {
+            guard let fingerprint = entry["fingerprint"]?.stringValue else {
                 throw LintConfigurationError("every baseline finding needs a \"fingerprint\"")
             }
-            baseline.accepted[fingerprint, default: 0] += max(1, entry["count"] as? Int ?? 1)
+            baseline.accepted[fingerprint, default: 0] += max(1, entry["count"]?.intValue ?? 1)
         }
         return baseline
     }

@@ -1,7 +1,8 @@
+import StableJSON
 import Strings
 /// One catalog file as the linter reads it: every entry with the position of its key and of its message, every
-/// key written twice, and every problem with the file's bytes — read from the bytes themselves, because JSON
-/// decoders drop duplicate keys and positions.
+/// key written twice, and every problem with the file's bytes — read by StableJSON's document reader, which keeps
+/// duplicate keys, positions and the string defects a linter reports rather than stops at.
 ///
 /// An entry's value is a message pattern (`"key": "pattern"`, the locale catalogs) or an object with a string
 /// `message` and optional `description` and `maxLength` (`en.json`, the source). Both forms are accepted in
@@ -41,71 +42,112 @@ struct CatalogDocument: Sendable {
     /// Reads `bytes`. Never throws: every problem becomes a `Problem`.
     init(bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { buffer in
-            if let bad = UTF8Validation.firstInvalidOffset(buffer) {
-                let byte = String(buffer[bad], radix: 16, uppercase: true).leftPadded(to: 2)
-                problems.append(Problem(check: .invalidUTF8, position: UTF8Validation.position(of: bad, in: buffer), key: nil,
-                                        message: "invalid UTF-8 (byte 0x\(byte) at offset \(bad)); the file was not checked further"))
-                return
-            }
-            var scanner = JSONScanner(bytes: buffer)
-            let root: JSONNode
-            do throws(JSONSyntaxError) {
-                root = try scanner.parseDocument()
-            } catch {
-                problems.append(Problem(check: .invalidJSON, position: error.position, key: nil,
+            var recovered: [JSONReadError] = []
+            let root: JSONDocument
+            do {
+                root = try JSONReader.readDocument(buffer, options: Self.readOptions, recovered: &recovered)
+            } catch let error as JSONReadError {
+                // A read that succeeds has seen only well-formed UTF-8 (strings are validated, and nothing else
+                // may hold a byte above 0x7F), so the file is validated only when reading stops.
+                if let bad = UTF8Validation.firstInvalidOffset(in: buffer) {
+                    let byte = String(buffer[bad], radix: 16, uppercase: true).leftPadded(to: 2)
+                    problems.append(Problem(check: .invalidUTF8, position: UTF8Place.position(of: bad, in: buffer), key: nil,
+                                            message: "invalid UTF-8 (byte 0x\(byte) at offset \(bad)); the file was not checked further"))
+                    return
+                }
+                problems.append(Problem(check: .invalidJSON, position: Self.place(of: error, in: buffer), key: nil,
                                         message: "not valid JSON: \(error.message)"))
                 return
+            } catch {
+                return
             }
-            for problem in scanner.problems {
-                problems.append(Problem(check: .invalidJSON, position: problem.position, key: nil, message: problem.message))
+            for defect in recovered {
+                problems.append(Problem(check: .invalidJSON, position: SourcePosition(line: defect.line, column: defect.column), key: nil,
+                                        message: Self.message(of: defect, in: buffer)))
             }
-            guard case .object(_, let members) = root else {
-                problems.append(Problem(check: .invalidJSON, position: root.position, key: nil,
+            guard let members = root.members else {
+                problems.append(Problem(check: .invalidJSON, position: Self.place(root.position), key: nil,
                                         message: "the top level must be a JSON object of key → message"))
                 return
             }
-            readEntries(members)
+            readEntries(members, in: buffer)
         }
     }
 
-    private mutating func readEntries(_ members: [JSONMember]) {
+    /// Duplicate keys kept (they are findings), string defects listed (they are findings too), no size limits
+    /// beyond the depth: a catalog is checked whole.
+    static let readOptions = JSONReader.DocumentOptions(limits: .init(maxDepth: 256, maxStringBytes: .max, maxValues: .max),
+                                                        duplicateKeys: .keep, recoversFromStringDefects: true)
+
+    static func place(_ position: JSONPosition) -> SourcePosition { SourcePosition(line: position.line, column: position.column) }
+
+    /// Where a finding for a fatal error points: the error's place, except that a trailing comma is reported at
+    /// the bracket after it (where reading could not go on).
+    static func place(of error: JSONReadError, in bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition {
+        guard error.code == .trailingComma else { return SourcePosition(line: error.line, column: error.column) }
+        var (line, column, index) = (error.line, error.column + 1, error.offset + 1)
+        while index < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[index]) {
+            if bytes[index] == 0x0A {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            index += 1
+        }
+        return SourcePosition(line: line, column: column)
+    }
+
+    /// The finding's message for a string defect StableJSON read past.
+    static func message(of defect: JSONReadError, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard defect.code == .controlCharacter, defect.offset < bytes.count else {
+            let scalar = JSONStringToken.hexQuad(at: defect.offset + 2, in: bytes) ?? 0xFFFD
+            return "lone surrogate escape \\u\(String(scalar, radix: 16, uppercase: true))"
+        }
+        let byte = UInt32(bytes[defect.offset])
+        let name = "U+" + String(byte, radix: 16, uppercase: true).leftPadded(to: 4)
+        return "raw control character \(name) inside a string (JSON requires an escape such as \\n, \\t or \\u\(String(byte, radix: 16).leftPadded(to: 4)))"
+    }
+
+    private mutating func readEntries(_ members: [JSONDocument.Member], in bytes: UnsafeBufferPointer<UInt8>) {
         var indexByKey: [String: Int] = [:]
         var malformedLine: [String: Int] = [:] // keys whose (first) entry had the wrong shape
         indexByKey.reserveCapacity(members.count)
         for member in members {
-            let key = member.key.value
+            let key = member.key
+            let keyPosition = Self.place(member.keyPosition)
             let existing = indexByKey[key]
             if let line = existing.map({ entries[$0].keyPosition.line }) ?? (malformedLine.isEmpty ? nil : malformedLine[key]) {
-                duplicates.append(Duplicate(key: key, position: member.key.quote, firstLine: line, path: []))
+                duplicates.append(Duplicate(key: key, position: keyPosition, firstLine: line, path: []))
             }
             var entry: Entry?
-            switch member.value {
-            case .string(let token):
-                entry = Entry(key: key, keyPosition: member.key.quote, value: token, maxLength: nil)
-            case .object(_, let fields):
+            switch member.value.value {
+            case .string(let text):
+                entry = Entry(key: key, keyPosition: keyPosition, value: JSONStringToken(text, quote: member.value.position, in: bytes), maxLength: nil)
+            case .object(let fields):
                 findDuplicates(in: fields, path: [key])
                 var message: JSONStringToken?
                 var maxLength: Int?
                 for field in fields {
-                    switch (field.key.value, field.value) {
-                    case ("message", .string(let token)): message = token
-                    case ("maxLength", .number(let number, _)) where number >= 0 && number == number.rounded() && number < 1e9:
-                        maxLength = Int(number)
-                    case ("maxLength", let other):
-                        problems.append(Problem(check: .invalidJSON, position: other.position, key: key,
+                    switch (field.key, field.value.value) {
+                    case ("message", .string(let text)): message = JSONStringToken(text, quote: field.value.position, in: bytes)
+                    case ("maxLength", .number(let number)) where number.double >= 0 && number.double == number.double.rounded() && number.double < 1e9:
+                        maxLength = Int(number.double)
+                    case ("maxLength", _):
+                        problems.append(Problem(check: .invalidJSON, position: Self.place(field.value.position), key: key,
                                                 message: "'\(key)': maxLength must be a non-negative integer"))
                     default: break
                     }
                 }
                 if let message {
-                    entry = Entry(key: key, keyPosition: member.key.quote, value: message, maxLength: maxLength)
+                    entry = Entry(key: key, keyPosition: keyPosition, value: message, maxLength: maxLength)
                 }
             default:
                 break
             }
             guard let entry else {
-                if existing == nil, malformedLine[key] == nil { malformedLine[key] = member.key.quote.line }
-                problems.append(Problem(check: .invalidJSON, position: member.value.position, key: key,
+                if existing == nil, malformedLine[key] == nil { malformedLine[key] = keyPosition.line }
+                problems.append(Problem(check: .invalidJSON, position: Self.place(member.value.position), key: key,
                                         message: "'\(key)' must map to a message string or an object with a string \"message\""))
                 continue
             }
@@ -118,17 +160,17 @@ struct CatalogDocument: Sendable {
         }
     }
 
-    private mutating func findDuplicates(in members: [JSONMember], path: [String]) {
+    private mutating func findDuplicates(in members: [JSONDocument.Member], path: [String]) {
         var firstLine: [String: Int] = [:]
         firstLine.reserveCapacity(members.count)
         for member in members {
-            if let line = firstLine[member.key.value] {
-                duplicates.append(Duplicate(key: member.key.value, position: member.key.quote, firstLine: line, path: path))
+            if let line = firstLine[member.key] {
+                duplicates.append(Duplicate(key: member.key, position: Self.place(member.keyPosition), firstLine: line, path: path))
             } else {
-                firstLine[member.key.value] = member.key.quote.line
+                firstLine[member.key] = member.keyPosition.line
             }
-            if case .object(_, let nested) = member.value {
-                findDuplicates(in: nested, path: path + [member.key.value])
+            if let nested = member.value.members {
+                findDuplicates(in: nested, path: path + [member.key])
             }
         }
     }

@@ -1,5 +1,6 @@
 import Strings
 import Foundation
+import StableJSON
 
 /// What a team tunes in `lookd-lint.json` (next to the catalogs, or `--config FILE`):
 ///
@@ -67,31 +68,31 @@ public struct LintConfiguration: Sendable, Equatable {
     /// Reads `lookd-lint.json`. Unknown members, unknown check codes and bad severities are errors (a typo must
     /// not silently turn a check back on).
     public static func parse(_ data: Data) throws(LintConfigurationError) -> LintConfiguration {
-        let object: Any
+        let object: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: data)
+            object = try JSONReader.read(data)
         } catch {
             throw LintConfigurationError("not valid JSON")
         }
-        guard let root = object as? [String: Any] else { throw LintConfigurationError("the top level must be an object") }
+        guard let root = object.objectValue else { throw LintConfigurationError("the top level must be an object") }
         var configuration = LintConfiguration()
         for (name, value) in root {
             switch name {
             case "source":
-                guard let tag = value as? String else { throw LintConfigurationError("\"source\" must be a tag string") }
+                guard let tag = value.stringValue else { throw LintConfigurationError("\"source\" must be a tag string") }
                 configuration.source = tag
             case "locales":
-                guard let tags = value as? [String] else { throw LintConfigurationError("\"locales\" must be an array of tag strings") }
+                guard let tags = Self.strings(value) else { throw LintConfigurationError("\"locales\" must be an array of tag strings") }
                 configuration.locales = tags
             case "checks":
                 configuration.checks = try severities(value, at: "checks")
             case "perLocale", "perKey":
-                guard let table = value as? [String: Any] else { throw LintConfigurationError("\"\(name)\" must be an object") }
+                guard let table = value.objectValue else { throw LintConfigurationError("\"\(name)\" must be an object") }
                 var result: [String: [LintCheck: LintSeverity]] = [:]
                 for (scope, entry) in table { result[scope] = try severities(entry, at: "\(name).\(scope)") }
                 if name == "perLocale" { configuration.perLocale = result } else { configuration.perKey = result }
             case "allowIdentical":
-                guard let values = value as? [String] else { throw LintConfigurationError("\"allowIdentical\" must be an array of strings") }
+                guard let values = Self.strings(value) else { throw LintConfigurationError("\"allowIdentical\" must be an array of strings") }
                 configuration.allowIdentical = Set(values)
             default:
                 throw LintConfigurationError("unknown member \"\(name)\" (source, locales, checks, perLocale, perKey, allowIdentical)")
@@ -100,12 +101,19 @@ public struct LintConfiguration: Sendable, Equatable {
         return configuration
     }
 
-    private static func severities(_ value: Any, at path: String) throws(LintConfigurationError) -> [LintCheck: LintSeverity] {
-        guard let table = value as? [String: Any] else { throw LintConfigurationError("\"\(path)\" must be an object of check code → severity") }
+    /// The strings of an array that holds only strings; nil for anything else.
+    private static func strings(_ value: JSONValue) -> [String]? {
+        guard let elements = value.arrayValue else { return nil }
+        let strings = elements.compactMap(\.stringValue)
+        return strings.count == elements.count ? strings : nil
+    }
+
+    private static func severities(_ value: JSONValue, at path: String) throws(LintConfigurationError) -> [LintCheck: LintSeverity] {
+        guard let table = value.objectValue else { throw LintConfigurationError("\"\(path)\" must be an object of check code → severity") }
         var result: [LintCheck: LintSeverity] = [:]
         for (code, level) in table {
             guard let check = LintCheck(rawValue: code) else { throw LintConfigurationError("\(path): unknown check \"\(code)\"") }
-            guard let text = level as? String, let severity = LintSeverity(rawValue: text) else {
+            guard let text = level.stringValue, let severity = LintSeverity(rawValue: text) else {
                 throw LintConfigurationError("\(path).\(code): severity must be \"error\", \"warning\" or \"off\"")
             }
             result[check] = severity

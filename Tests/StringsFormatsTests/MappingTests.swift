@@ -1,5 +1,6 @@
 import Foundation
 import Strings
+import StableJSON
 import Testing
 @testable import StringsFormats
 
@@ -13,15 +14,15 @@ import Testing
                        translations: translations.mapValues { [.init(key: key, pattern: $0)] })
     }
 
-    static func xcstrings(_ content: CatalogContent) throws -> JSONTree {
-        try JSONTree(parsing: try StringCatalogFormat().write(content).single!)
+    static func xcstrings(_ content: CatalogContent) throws -> JSONDocument {
+        try JSONReader.readDocument(try StringCatalogFormat().write(content).single!)
     }
 
     @Test func twoArgumentsArePositionalInTheSourcesOrderInEveryLocale() throws {
         let content = Self.catalog("{name} from {appName}", translations: [Self.ru: "{appName}: {name}"])
         let strings = try Self.xcstrings(content)["strings"]!["k"]!["localizations"]!
-        #expect(strings["en"]?["stringUnit"]?["value"]?.string == "%1$@ from %2$@")
-        #expect(strings["ru"]?["stringUnit"]?["value"]?.string == "%2$@: %1$@")
+        #expect(strings["en"]?["stringUnit"]?["value"]?.stringValue == "%1$@ from %2$@")
+        #expect(strings["ru"]?["stringUnit"]?["value"]?.stringValue == "%2$@: %1$@")
         #expect(try StringCatalogFormat().read(try StringCatalogFormat().write(content)) == content)
     }
 
@@ -29,21 +30,21 @@ import Testing
         let content = Self.catalog("{count, plural, =0 {No messages from {name}} one {# message from {name}} other {# messages from {name}}}",
                                    translations: [Self.ru: "{count, plural, =0 {Нет сообщений от {name}} one {# сообщение от {name}} few {# сообщения от {name}} many {# сообщений от {name}} other {# сообщения от {name}}}"])
         let english = try Self.xcstrings(content)["strings"]!["k"]!["localizations"]!["en"]!
-        #expect(english["stringUnit"]?["value"]?.string == "%#@count@")
+        #expect(english["stringUnit"]?["value"]?.stringValue == "%#@count@")
         let substitution = try #require(english["substitutions"]?["count"])
-        #expect(substitution["argNum"]?.integer == 1)
-        #expect(substitution["formatSpecifier"]?.string == "lld")
-        #expect(substitution["variations"]?["plural"]?["one"]?["stringUnit"]?["value"]?.string == "%arg message from %2$@")
-        #expect(substitution["variations"]?["plural"]?["zero"]?["stringUnit"]?["value"]?.string == "No messages from %2$@")
+        #expect(substitution["argNum"]?.intValue == 1)
+        #expect(substitution["formatSpecifier"]?.stringValue == "lld")
+        #expect(substitution["variations"]?["plural"]?["one"]?["stringUnit"]?["value"]?.stringValue == "%arg message from %2$@")
+        #expect(substitution["variations"]?["plural"]?["zero"]?["stringUnit"]?["value"]?.stringValue == "No messages from %2$@")
         #expect(try StringCatalogFormat().read(try StringCatalogFormat().write(content)) == content)
     }
 
     @Test func twoPluralsAndTextAroundThemAreSubstitutions() throws {
         let content = Self.catalog("Sent {photos, plural, one {# photo} other {# photos}} and {files, plural, one {# file} other {# files}}.")
         let english = try Self.xcstrings(content)["strings"]!["k"]!["localizations"]!["en"]!
-        #expect(english["stringUnit"]?["value"]?.string == "Sent %#@photos@ and %#@files@.")
-        #expect(english["substitutions"]?["files"]?["argNum"]?.integer == 2)
-        #expect(english["substitutions"]?["files"]?["variations"]?["plural"]?["other"]?["stringUnit"]?["value"]?.string == "%arg files")
+        #expect(english["stringUnit"]?["value"]?.stringValue == "Sent %#@photos@ and %#@files@.")
+        #expect(english["substitutions"]?["files"]?["argNum"]?.intValue == 2)
+        #expect(english["substitutions"]?["files"]?["variations"]?["plural"]?["other"]?["stringUnit"]?["value"]?.stringValue == "%arg files")
         #expect(try StringCatalogFormat().read(try StringCatalogFormat().write(content)) == content)
         #expect(throws: ConversionError.self) { try AndroidResourcesFormat().write(content) }
     }

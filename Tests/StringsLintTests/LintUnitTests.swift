@@ -1,5 +1,6 @@
 import Foundation
 @testable import StringsLint
+import StableJSON
 import Strings
 import Testing
 
@@ -45,10 +46,10 @@ import Testing
     @Test func invalidUTF8() {
         for bytes: [UInt8] in [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xFF]] {
             let all = [UInt8(ascii: "a")] + bytes
-            #expect(all.withUnsafeBufferPointer { UTF8Validation.firstInvalidOffset($0) } == 1, "\(bytes)")
+            #expect(all.withUnsafeBufferPointer { UTF8Validation.firstInvalidOffset(in: $0) } == 1, "\(bytes)")
         }
         let good = Array("añ€😀".utf8)
-        #expect(good.withUnsafeBufferPointer { UTF8Validation.firstInvalidOffset($0) } == nil)
+        #expect(good.withUnsafeBufferPointer { UTF8Validation.firstInvalidOffset(in: $0) } == nil)
     }
 
     @Test func jsonErrorsAndShapes() {

@@ -1,4 +1,5 @@
 import Foundation
+import StableJSON
 
 /// The catalogs of one directory (`Resources/Localizations`): the English source `en.json` and the locale
 /// files named by their BCP 47 tag (`pt-BR.json`, `zh-Hant.json`, …). Immutable once loaded.
@@ -69,41 +70,47 @@ public struct CatalogSet: Sendable {
         return CatalogSet(directory: directory, source: source, patterns: patterns, ignoredFiles: ignored)
     }
 
-    private static func readJSONObject(_ url: URL) throws -> [String: Any] {
+    /// The top-level members of a catalog file, in file order (a key named twice is kept twice; the later wins
+    /// where they are collected into a dictionary).
+    private static func readJSONObject(_ url: URL) throws -> [JSONDocument.Member] {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw CatalogError.unreadable(path: url.path)
         }
-        let object: Any
+        let document: JSONDocument
         do {
-            object = try JSONSerialization.jsonObject(with: data)
+            document = try JSONReader.readDocument(data, options: .init(limits: .init(maxStringBytes: .max, maxValues: .max), duplicateKeys: .keep))
         } catch {
-            throw CatalogError.invalidContent(path: url.path, detail: "not valid JSON (\(error.localizedDescription))")
+            throw CatalogError.invalidContent(path: url.path, detail: "not valid JSON (\(error))")
         }
-        guard let dictionary = object as? [String: Any] else {
+        guard let members = document.members else {
             throw CatalogError.invalidContent(path: url.path, detail: "the top level must be a JSON object")
         }
-        return dictionary
+        return members
     }
 
     static func readSource(_ url: URL) throws -> [String: SourceMessage] {
         var result: [String: SourceMessage] = [:]
-        for (key, value) in try readJSONObject(url) {
-            guard let entry = value as? [String: Any], let message = entry["message"] as? String else {
-                throw CatalogError.invalidContent(path: url.path, detail: "key '\(key)' needs an object with a string \"message\"")
+        for member in try readJSONObject(url) {
+            let entry = member.value
+            guard let message = entry["message"]?.stringValue else {
+                throw CatalogError.invalidContent(path: url.path, detail: "key '\(member.key)' needs an object with a string \"message\"")
             }
-            let maxLength = (entry["maxLength"] as? NSNumber)?.intValue
-            result[key] = SourceMessage(message: message, description: entry["description"] as? String, maxLength: maxLength)
+            var maxLength: Int?
+            if let length = entry["maxLength"]?.numberValue?.double, length.isFinite {
+                maxLength = Int(exactly: length.rounded(.towardZero))
+            }
+            result[member.key] = SourceMessage(message: message, description: entry["description"]?.stringValue, maxLength: maxLength)
         }
         return result
     }
 
     static func readLocale(_ url: URL) throws -> [String: String] {
         var result: [String: String] = [:]
-        for (key, value) in try readJSONObject(url) {
-            guard let pattern = value as? String else {
-                throw CatalogError.invalidContent(path: url.path, detail: "key '\(key)' must map to a string pattern")
+        for member in try readJSONObject(url) {
+            guard let pattern = member.value.stringValue else {
+                throw CatalogError.invalidContent(path: url.path, detail: "key '\(member.key)' must map to a string pattern")
             }
-            result[key] = pattern
+            result[member.key] = pattern
         }
         return result
     }

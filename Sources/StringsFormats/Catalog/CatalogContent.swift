@@ -1,4 +1,5 @@
 import Foundation
+import StableJSON
 import Strings
 
 /// lookd's catalogs as files hold them, order included: the English source (`en.json`, key → message,
@@ -67,28 +68,29 @@ public struct CatalogContent: Sendable, Hashable {
     /// Parses `en.json` bytes; `path` names the file in errors.
     public static func readSource(_ bytes: [UInt8], path: String) throws -> [SourceEntry] {
         try members(bytes, path: path).map { member in
-            guard let message = member.value["message"]?.string else {
+            guard let message = member.value["message"]?.stringValue else {
                 throw CatalogError.invalidContent(path: path, detail: "key '\(member.key)' needs an object with a string \"message\"")
             }
-            return SourceEntry(key: member.key, message: message, description: member.value["description"]?.string,
-                               maxLength: member.value["maxLength"]?.integer)
+            return SourceEntry(key: member.key, message: message, description: member.value["description"]?.stringValue,
+                               maxLength: member.value["maxLength"]?.intValue)
         }
     }
 
     /// Parses `TAG.json` bytes; `path` names the file in errors.
     public static func readLocale(_ bytes: [UInt8], path: String) throws -> [Translation] {
         try members(bytes, path: path).map { member in
-            guard let pattern = member.value.string else {
+            guard let pattern = member.value.stringValue else {
                 throw CatalogError.invalidContent(path: path, detail: "key '\(member.key)' must map to a string pattern")
             }
             return Translation(key: member.key, pattern: pattern)
         }
     }
 
-    private static func members(_ bytes: [UInt8], path: String) throws -> [JSONTree.Member] {
-        let tree: JSONTree
+    /// The top-level members in file order (a key named twice is kept twice, as the file has it).
+    private static func members(_ bytes: [UInt8], path: String) throws -> [JSONDocument.Member] {
+        let tree: JSONDocument
         do {
-            tree = try JSONTree(parsing: bytes)
+            tree = try JSONReader.readDocument(bytes, options: .formatFile)
         } catch {
             throw CatalogError.invalidContent(path: path, detail: "not valid JSON (\(error))")
         }
@@ -98,39 +100,51 @@ public struct CatalogContent: Sendable, Hashable {
         return members
     }
 
-    /// `en.json` as lookd writes it: one entry a line, `{"message": …, "description": …, "maxLength": …}`,
-    /// a blank line where the key's first dot-separated segment changes.
+    /// `en.json` as lookd writes it (``JSONLayout/catalog``): one entry a line,
+    /// `{"message": …, "description": …, "maxLength": …}`, a blank line where the key's first dot-separated
+    /// segment changes.
     public var sourceFile: [UInt8] {
-        var lines: [String] = []
+        var writer = Self.fileWriter(entries: source.count)
         var previousGroup: Substring?
-        for (position, entry) in source.enumerated() {
+        for entry in source {
             let group = entry.key.split(separator: ".", maxSplits: 1).first ?? ""
-            if let previousGroup, previousGroup != group { lines.append("") }
+            if let previousGroup, previousGroup != group { writer.blankLine() }
             previousGroup = group
-            var fields = ["\"message\": " + JSONText.quoted(entry.message)]
-            if let description = entry.description { fields.append("\"description\": " + JSONText.quoted(description)) }
-            if let maxLength = entry.maxLength { fields.append("\"maxLength\": \(maxLength)") }
-            let comma = position == source.count - 1 ? "" : ","
-            lines.append("  " + JSONText.quoted(entry.key) + ": {" + fields.joined(separator: ", ") + "}" + comma)
+            writer.key(entry.key)
+            writer.beginObject()
+            writer.member(static: "message", entry.message)
+            if let description = entry.description { writer.member(static: "description", description) }
+            if let maxLength = entry.maxLength {
+                writer.key(static: "maxLength")
+                writer.number(maxLength)
+            }
+            writer.endObject()
         }
-        return Array(("{\n" + lines.map { $0 + "\n" }.joined() + "}\n").utf8)
+        return Self.finish(&writer)
     }
 
     /// `TAG.json` as lookd writes it: `"key": "pattern"` a line, no blank lines. Nil when the locale has no
     /// translations.
     public func localeFile(_ locale: LocaleTag) -> [UInt8]? {
         guard let entries = translations[locale] else { return nil }
-        var bytes: [UInt8] = Array("{\n".utf8)
-        bytes.reserveCapacity(entries.count * 96)
-        for (position, entry) in entries.enumerated() {
-            bytes += "  ".utf8
-            bytes += JSONText.quoted(entry.key).utf8
-            bytes += ": ".utf8
-            bytes += JSONText.quoted(entry.pattern).utf8
-            bytes += (position == entries.count - 1 ? "\n" : ",\n").utf8
-        }
-        bytes += "}\n".utf8
-        return bytes
+        var writer = Self.fileWriter(entries: entries.count)
+        for entry in entries { writer.member(entry.key, entry.pattern) }
+        return Self.finish(&writer)
+    }
+
+    /// A writer in lookd's file layout with the top-level object begun.
+    private static func fileWriter(entries: Int) -> JSONWriter {
+        var writer = JSONWriter(layout: .catalog, capacity: 64 + entries * 96)
+        writer.beginObject()
+        return writer
+    }
+
+    /// Closes the top-level object and ends the file with a line feed; an empty catalog is `{`, a line feed, `}`.
+    private static func finish(_ writer: inout JSONWriter) -> [UInt8] {
+        writer.endObject()
+        writer.lineFeed()
+        let bytes = writer.bytes
+        return bytes == Array("{}\n".utf8) ? Array("{\n}\n".utf8) : bytes
     }
 
     /// Every file: `en.json` first, then `TAG.json` for each locale with translations, in `LocaleTag.all` order.

@@ -1,3 +1,4 @@
+import StableJSON
 import Strings
 
 /// A parsed `.xcstrings` file: each string's key, comment and localizations with their states and positions —
@@ -9,7 +10,7 @@ public struct StringCatalogDocument: Sendable {
         /// `translated`, `new`, `needs_review`, `stale`, … (of the string unit, or the first variant's).
         public let state: String?
         public let position: FilePosition
-        let tree: JSONTree
+        let tree: JSONDocument
     }
 
     /// One string of the catalog.
@@ -23,31 +24,32 @@ public struct StringCatalogDocument: Sendable {
     public let sourceLanguage: String
     public let entries: [Entry]
 
-    /// Parses the JSON and the catalog's shape. Throws `JSONSyntaxError` or `ConversionError`.
+    /// Parses the JSON and the catalog's shape. Throws `JSONReadError` (StableJSON) or `ConversionError`.
     public init(bytes: [UInt8]) throws {
-        let tree = try JSONTree(parsing: bytes)
-        guard let language = tree["sourceLanguage"]?.string else {
+        let tree = try JSONReader.readDocument(bytes, options: .formatFile)
+        guard let language = tree["sourceLanguage"]?.stringValue else {
             throw ConversionError(key: nil, reason: "not a String Catalog: no \"sourceLanguage\"")
         }
         sourceLanguage = language
         guard let strings = tree["strings"]?.members else { throw ConversionError(key: nil, reason: "not a String Catalog: no \"strings\" object") }
         entries = strings.compactMap { member in
             // Strings marked not to translate are not localizations (Xcode: "Don't Translate").
-            if case .bool(false)? = member.value["shouldTranslate"]?.value { return nil }
+            if member.value["shouldTranslate"]?.boolValue == false { return nil }
             var localizations = (member.value["localizations"]?.members ?? []).map { localization in
-                let state = localization.value["stringUnit"]?["state"]?.string
-                    ?? localization.value["variations"]?.members?.first?.value.members?.first?.value["stringUnit"]?["state"]?.string
-                return Localization(locale: localization.key, state: state, position: localization.value.position, tree: localization.value)
+                let state = localization.value["stringUnit"]?["state"]?.stringValue
+                    ?? localization.value["variations"]?.members?.first?.value.members?.first?.value["stringUnit"]?["state"]?.stringValue
+                return Localization(locale: localization.key, state: state, position: FilePosition(localization.value.position), tree: localization.value)
             }
             // Xcode's extracted strings often have no source localization: the key is the source text.
             if !localizations.contains(where: { $0.locale == language }) {
-                let unit = JSONTree(value: .object([.init(key: "state", value: JSONTree(value: .string("translated"), position: member.value.position)),
-                                                    .init(key: "value", value: JSONTree(value: .string(member.key), position: member.value.position))]),
-                                    position: member.value.position)
-                localizations.insert(Localization(locale: language, state: "translated", position: member.value.position,
-                                                  tree: JSONTree(value: .object([.init(key: "stringUnit", value: unit)]), position: member.value.position)), at: 0)
+                let place = member.value.position
+                let unit = JSONDocument(.object([.init("state", JSONDocument(.string("translated"), position: place)),
+                                                 .init("value", JSONDocument(.string(member.key), position: place))]),
+                                        position: place)
+                localizations.insert(Localization(locale: language, state: "translated", position: FilePosition(place),
+                                                  tree: JSONDocument(.object([.init("stringUnit", unit)]), position: place)), at: 0)
             }
-            return Entry(key: member.key, comment: member.value["comment"]?.string, position: member.value.position, localizations: localizations)
+            return Entry(key: member.key, comment: member.value["comment"]?.stringValue, position: FilePosition(member.value.position), localizations: localizations)
         }
     }
 
@@ -97,14 +99,14 @@ public struct StringCatalogDocument: Sendable {
         return (PrintfCatalog(units: units), problems)
     }
 
-    private static func unitValue(_ tree: JSONTree?, key: String, locale: String) throws -> String {
-        guard let value = tree?["stringUnit"]?["value"]?.string else {
+    private static func unitValue(_ tree: JSONDocument?, key: String, locale: String) throws -> String {
+        guard let value = tree?["stringUnit"]?["value"]?.stringValue else {
             throw ConversionError(key: key, locale: locale, reason: "expected a stringUnit with a string value")
         }
         return value
     }
 
-    private static func variants(_ tree: JSONTree, legend: ArgumentLegend, countArgument: Int, key: String, locale: String) throws -> [PrintfMessage.Variant] {
+    private static func variants(_ tree: JSONDocument, legend: ArgumentLegend, countArgument: Int, key: String, locale: String) throws -> [PrintfMessage.Variant] {
         guard let variations = tree.members else { throw ConversionError(key: key, locale: locale, reason: "variations must be an object") }
         guard variations.count == 1, variations[0].key == "plural", let plural = variations[0].value.members else {
             let kinds = variations.map(\.key).filter { $0 != "plural" }
@@ -119,7 +121,7 @@ public struct StringCatalogDocument: Sendable {
         }.sorted { $0.category < $1.category }
     }
 
-    static func message(_ tree: JSONTree, legend: ArgumentLegend, key: String, locale: String) throws -> PrintfMessage {
+    static func message(_ tree: JSONDocument, legend: ArgumentLegend, key: String, locale: String) throws -> PrintfMessage {
         if let variations = tree["variations"] {
             guard legend.entries.count == 1 else {
                 throw ConversionError(key: key, locale: locale, reason: "plural variations on a string with \(legend.entries.count) arguments (use substitutions)")
@@ -131,7 +133,7 @@ public struct StringCatalogDocument: Sendable {
         var slots: [String: Int] = [:]
         var plurals: [PrintfMessage.Plural] = []
         for substitution in tree["substitutions"]?.members ?? [] {
-            guard let number = substitution.value["argNum"]?.integer ?? Self.tokenArgument(substitution.key, in: template),
+            guard let number = substitution.value["argNum"]?.intValue ?? Self.tokenArgument(substitution.key, in: template),
                   number >= 1, number <= legend.entries.count else {
                 throw ConversionError(key: key, locale: locale, reason: "substitution '\(substitution.key)' needs an argNum within the source's arguments")
             }
@@ -176,13 +178,13 @@ public struct StringCatalogDocument: Sendable {
 
     /// Arguments `arg1`, `arg2`, … typed by the English text's specifiers, for catalogs lookd did not write;
     /// an argument any localization varies by plural on (`all`) is a plural.
-    static func inferredLegend(_ tree: JSONTree, all: [JSONTree]) -> ArgumentLegend {
+    static func inferredLegend(_ tree: JSONDocument, all: [JSONDocument]) -> ArgumentLegend {
         var texts: [String] = []
         var plurals: [Int: String] = [:]
-        if let value = tree["stringUnit"]?["value"]?.string { texts.append(value) }
+        if let value = tree["stringUnit"]?["value"]?.stringValue { texts.append(value) }
         for localization in all {
             for substitution in localization["substitutions"]?.members ?? [] {
-                if let number = substitution.value["argNum"]?.integer ?? tokenArgument(substitution.key, in: localization["stringUnit"]?["value"]?.string ?? "") {
+                if let number = substitution.value["argNum"]?.intValue ?? tokenArgument(substitution.key, in: localization["stringUnit"]?["value"]?.stringValue ?? "") {
                     plurals[number] = substitution.key
                 }
             }

@@ -1,3 +1,4 @@
+import StableJSON
 import Strings
 
 /// Apple String Catalogs (`Localizable.xcstrings`): one JSON file, `sourceLanguage` `en`, every unit of the
@@ -14,47 +15,48 @@ public struct StringCatalogFormat: CatalogFormat {
 
     public func write(_ content: CatalogContent) throws -> FormatFiles {
         let catalog = try PrintfCatalog(content)
-        var strings: [(String, JSONOutput)] = []
+        var strings: [JSONDocument.Member] = []
+        let locales = LocaleTag.allIncludingPseudo.sorted { $0.identifier < $1.identifier }
         for unit in catalog.units {
-            var entry: [(String, JSONOutput)] = []
-            if let comment = unit.comment.text { entry.append(("comment", .string(comment))) }
-            entry.append(("extractionState", .string("manual")))
-            let localizations = LocaleTag.allIncludingPseudo.sorted { $0.identifier < $1.identifier }.compactMap { locale in
-                unit.messages[locale].map { (locale.identifier, localization($0, legend: unit.legend)) }
+            var entry: [JSONDocument.Member] = []
+            if let comment = unit.comment.text { entry.append(.init("comment", .string(comment))) }
+            entry.append(.init("extractionState", .string("manual")))
+            let localizations = locales.compactMap { locale in
+                unit.messages[locale].map { JSONDocument.Member(locale.identifier, localization($0, legend: unit.legend)) }
             }
-            entry.append(("localizations", .object(localizations)))
-            strings.append((unit.selectCase?.appleKey(unit.key) ?? unit.key, .object(entry)))
+            entry.append(.init("localizations", .object(localizations)))
+            strings.append(.init(unit.selectCase?.appleKey(unit.key) ?? unit.key, .object(entry)))
         }
-        let document = JSONOutput.object([("sourceLanguage", .string("en")), ("strings", .object(strings)), ("version", .string("1.0"))])
-        return FormatFiles(["": Array((document.text(indent: 0) + "\n").utf8)])
+        let document = JSONDocument.object([.init("sourceLanguage", .string("en")), .init("strings", .object(strings)), .init("version", .string("1.0"))])
+        return FormatFiles(["": JSONWriter.bytes(document, layout: .xcode, lineFeed: true)])
     }
 
-    private func stringUnit(_ value: String) -> JSONOutput {
-        .object([("stringUnit", .object([("state", .string("translated")), ("value", .string(value))]))])
+    private func stringUnit(_ value: String) -> JSONDocument {
+        .object([.init("stringUnit", .object([.init("state", .string("translated")), .init("value", .string(value))]))])
     }
 
-    private func pluralVariants(_ plural: PrintfMessage.Plural, legend: ArgumentLegend, count: String) -> JSONOutput {
-        .object([("plural", .object(plural.variants.map { variant in
-            (variant.category.rawValue, stringUnit(PrintfDialect.apple.spell(variant.pieces, legend: legend, count: count)))
+    private func pluralVariants(_ plural: PrintfMessage.Plural, legend: ArgumentLegend, count: String) -> JSONDocument {
+        .object([.init("plural", .object(plural.variants.map { variant in
+            .init(variant.category.rawValue, stringUnit(PrintfDialect.apple.spell(variant.pieces, legend: legend, count: count)))
         }))])
     }
 
-    private func localization(_ message: PrintfMessage, legend: ArgumentLegend) -> JSONOutput {
+    private func localization(_ message: PrintfMessage, legend: ArgumentLegend) -> JSONDocument {
         let dialect = PrintfDialect.apple
         if message.plurals.isEmpty { return stringUnit(dialect.spell(message.template, legend: legend)) }
         if let plural = message.wholePlural, legend.entries.count == 1 {
-            return .object([("variations", pluralVariants(plural, legend: legend, count: dialect.specifier(plural.argument, legend: legend)))])
+            return .object([.init("variations", pluralVariants(plural, legend: legend, count: dialect.specifier(plural.argument, legend: legend)))])
         }
         let template = dialect.spell(message.template, legend: legend) { "%#@\(legend.entries[$0 - 1].name)@" }
         let substitutions = message.plurals.map { plural in
-            (legend.entries[plural.argument - 1].name, JSONOutput.object([
-                ("argNum", .integer(plural.argument)),
-                ("formatSpecifier", .string(dialect.integerConversion)),
-                ("variations", pluralVariants(plural, legend: legend, count: "%arg")),
+            JSONDocument.Member(legend.entries[plural.argument - 1].name, .object([
+                .init("argNum", .number(JSONNumber(plural.argument))),
+                .init("formatSpecifier", .string(dialect.integerConversion)),
+                .init("variations", pluralVariants(plural, legend: legend, count: "%arg")),
             ]))
         }
-        guard case .object(let unit) = stringUnit(template) else { return stringUnit(template) }
-        return .object(unit + [("substitutions", .object(substitutions))])
+        guard case .object(let unit) = stringUnit(template).value else { return stringUnit(template) }
+        return .object(unit + [.init("substitutions", .object(substitutions))])
     }
 
     public func read(_ files: FormatFiles) throws -> CatalogContent {

@@ -1,3 +1,4 @@
+import StableJSON
 import Strings
 import StringsFormats
 
@@ -11,8 +12,9 @@ struct StringCatalogLintReader: FormatLintReader {
         let document: StringCatalogDocument
         do {
             document = try StringCatalogDocument(bytes: files.single ?? [])
-        } catch let error as StringsFormats.JSONSyntaxError {
-            reading.problems = [.init(key: nil, reason: "not valid JSON: \(error.reason)", kind: .syntax, position: error.position)]
+        } catch let error as JSONReadError {
+            reading.problems = [.init(key: nil, reason: "not valid JSON: \(error.message)", kind: .syntax,
+                                      position: FilePosition(line: error.line, column: error.column))]
             return reading
         } catch let error as ConversionError {
             reading.problems = error.problems.map { $0.placed(file: nil, position: .start) }
