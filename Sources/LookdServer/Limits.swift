@@ -40,9 +40,10 @@ public struct Limits: Sendable {
     public var workerThreads = 0
     /// Slow requests that may wait for a worker (default 256). Beyond it: 503 `overloaded` with Retry-After.
     public var workerQueue = 256
-    /// Most bytes of cached looks kept in memory (`--cache-bytes`, default 8 MiB): one response per app and
-    /// locale (~1–3 KB each) plus each app's resolved look once. Beyond it, the least recently read go (CLOCK).
-    public var cacheBytes = 8 << 20
+    /// Most bytes of cached looks kept in memory (`--cache-bytes`, default 32 MiB): two thirds for each app's shared
+    /// part (layer, encoded look, texts: ~4.5 KB, so about 4,800 apps), one third for responses per app and locale
+    /// (~9 KB each with their prepared 200 and 304). Beyond it, the least recently read of each part go (CLOCK).
+    public var cacheBytes = 32 << 20
 
     public init() {}
 }

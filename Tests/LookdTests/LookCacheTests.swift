@@ -35,16 +35,27 @@ struct LookCacheTests {
     @Test func evictionKeepsWhatWasReadSinceTheHandPassed() throws {
         let (en, de, fr, ar) = (try Self.locale("en"), try Self.locale("de"), try Self.locale("fr"), try Self.locale("ar"))
         let entry = LookCache.cost(of: Self.look(), appKey: "a")
-        let cache = LookCache(capacityBytes: 3 * entry)
+        let cache = LookCache(capacityBytes: 9 * entry)   // responses take a third: three entries
         let ticket = cache.ticket(appKey: "a")
         for locale in [en, de, fr] { cache.keep(Self.look(), appKey: "a", locale: locale, ticket: ticket) }
         #expect(cache.look(appKey: "a", locale: en) != nil)   // read: survives the next eviction
         cache.keep(Self.look(), appKey: "a", locale: ar, ticket: ticket)
         #expect(cache.usage.entries == 3)
-        #expect(cache.usage.bytes <= cache.capacityBytes)
+        #expect(cache.usage.bytes <= cache.capacityBytes - cache.sharedBytes)
         #expect(cache.look(appKey: "a", locale: en) != nil)
         #expect(cache.look(appKey: "a", locale: de) == nil)
         #expect(cache.look(appKey: "a", locale: ar) != nil)
+    }
+
+    @Test func responsesNeverPushOutSharedParts() throws {
+        let entry = LookCache.cost(of: Self.look(), appKey: "a")
+        let cache = LookCache(capacityBytes: 9 * entry)
+        let ticket = cache.ticket(appKey: "a")
+        cache.keep(Self.shared(), appKey: "a", ticket: ticket)
+        for locale in LocaleTag.all { cache.keep(Self.look(), appKey: "a", locale: locale, ticket: ticket) }
+        #expect(cache.shared(appKey: "a") != nil)
+        #expect(cache.usage.bytes <= cache.capacityBytes)
+        #expect(cache.usage.entries == 4, "the shared part and as many responses as their third holds")
     }
 
     @Test func invalidationDropsOneAppAndRefusesFillsThatRacedIt() throws {

@@ -15,8 +15,9 @@ enum AppRoutes {
             query: ["lang": "BCP 47 language tag, e.g. de or pt-BR; beats Accept-Language"])) { request in
             let key = try appKey(request)
             let (locale, _) = try app.strings.negotiate(lang: request.query("lang"), acceptLanguage: request.header("accept-language"))
-            // A hit is answered on the event loop; a miss (store read, resolve, encode) moves to the workers.
-            let cached = try request.onEventLoop ? app.looks.cached(appKey: key, locale: locale) ?? { throw RunOnWorkers() }()
+            // A hit, or a new language of an app whose shared part is cached, is answered on the event loop; a miss
+            // of the shared part (store read, resolve, encode) moves to the workers.
+            let cached = try request.onEventLoop ? app.looks.fromMemory(appKey: key, locale: locale) ?? { throw RunOnWorkers() }()
                 : app.guardStore { try app.looks.fetch(appKey: key, locale: locale) }
             if EntityTag.noneMatchHolds(request.header("if-none-match"), etag: cached.etag) {
                 return .prebuilt(cached.notModified)

@@ -8,7 +8,7 @@ import Synchronization
 struct CachedLook: Sendable {
     var version: Int
     var body: [UInt8]
-    /// Strong ETag: `"v<version>-<16 hex digits of FNV-1a-64 over body>"`. Equal bytes, equal tag.
+    /// Strong ETag: `"v<version>-<16 hex digits of fnv1a64Hex(body)>"`. Equal bytes, equal tag.
     var etag: String
     var ok: PreparedResponse
     var notModified: PreparedResponse
@@ -28,24 +28,43 @@ struct CachedLook: Sendable {
     }
 }
 
-/// What every language of one app version shares: the stored layer, the resolved look and its encoded JSON.
-/// Built once per app version (decoding, resolving and encoding are the expensive part of a miss).
+/// What every language of one app version shares: the stored layer, the resolved look's encoded JSON and the
+/// texts a language localizes. Built once per app version (decoding, resolving and encoding are the expensive
+/// part of a miss); the resolved look itself is not kept, only what a language's response still needs of it.
 struct SharedLook: Sendable {
     var version: Int
     /// The dashboard layer as stored (canonical JSON text).
     var layer: String
     var publishedAt: String
-    var resolved: ResolvedLook
+    /// The resolved look's reply expectation and topics (what `texts` localizes per language).
+    var replyExpectation: LocalizedText
+    var topics: [Topic]
     /// `resolved.jsonData()`: the look's stable JSON bytes.
     var lookJSON: [UInt8]
+
+    init(version: Int, layer: String, publishedAt: String, resolved: ResolvedLook, lookJSON: [UInt8]) {
+        self.version = version
+        self.layer = layer
+        self.publishedAt = publishedAt
+        replyExpectation = resolved.replyExpectation.value
+        topics = resolved.topics.value
+        self.lookJSON = lookJSON
+    }
+
+    /// What it counts against the cache's capacity, in bytes: its texts and a fixed estimate per topic.
+    var cost: Int {
+        layer.utf8.count + lookJSON.count + publishedAt.utf8.count + 256 + 256 * topics.count
+    }
 }
 
 /// The look cache: per app, the `SharedLook` stored once, and per (app, language) only the `CachedLook`
 /// built from it — so an app's memory grows by one response per language served, not by the whole look.
 ///
-/// Bounded: at most `capacityBytes` (bodies, layers and encoded looks plus a fixed overhead per entry);
-/// beyond it, entries are evicted by CLOCK (second chance: an entry read since the hand last passed
-/// survives one more turn), so hot looks stay while cold ones go.
+/// Bounded: at most `capacityBytes` (bodies, layers and encoded looks plus a fixed overhead per entry), of which
+/// shared parts take at most `sharedBytes` (two thirds) and responses the rest, so a spread of languages over
+/// many apps cannot push out the shared parts that make each new language cheap. Within each part, entries are
+/// evicted by CLOCK (second chance: an entry read since the hand last passed survives one more turn), so hot
+/// looks stay while cold ones go.
 ///
 /// Coherence: `invalidate(appKey:)` drops one app (a publish here, or a notification from another replica),
 /// `invalidateAll()` drops everything (the change feed was lost). A fill takes a `FillTicket` before reading
@@ -62,6 +81,11 @@ final class LookCache: Sendable {
     private enum Key: Hashable {
         case shared(String)
         case language(String, LocaleTag)
+
+        var isShared: Bool {
+            if case .shared = self { return true }
+            return false
+        }
     }
 
     private enum Value {
@@ -76,53 +100,72 @@ final class LookCache: Sendable {
         var referenced: Bool
     }
 
-    private struct State {
-        var index: [Key: Int] = [:]
+    /// One CLOCK ring: the slots of one kind of entry (shared parts, or responses) and their bytes.
+    private struct Clock {
         var slots: [Slot?] = []
         var free: [Int] = []
         var hand = 0
         var bytes = 0
-        var epoch = 0
-        var appEpochs: [String: Int] = [:]
-        var floors: [String: Int] = [:]
 
-        mutating func remove(_ key: Key) {
-            guard let position = index.removeValue(forKey: key), let slot = slots[position] else { return }
-            bytes -= slot.cost
+        mutating func remove(at position: Int) {
+            bytes -= slots[position]?.cost ?? 0
             slots[position] = nil
             free.append(position)
         }
 
-        /// Evicts the first entry the CLOCK hand finds unreferenced (clearing the bits it passes).
-        mutating func evictOne() {
-            guard !index.isEmpty else { return }
+        /// The key of the first entry the hand finds unreferenced (clearing the bits it passes); the ring must not be
+        /// empty. Reads the slots in place: nothing is copied but the key.
+        mutating func victim() -> Key {
             while true {
                 if hand >= slots.count { hand = 0 }
-                if let slot = slots[hand] {
-                    if slot.referenced {
-                        slots[hand]?.referenced = false
-                    } else {
-                        remove(slot.key)
-                        hand += 1
-                        return
-                    }
-                }
+                let position = hand
                 hand += 1
+                switch slots[position]?.referenced {
+                case true?: slots[position]?.referenced = false
+                case false?: if let key = slots[position]?.key { return key }
+                case nil: continue
+                }
             }
         }
 
-        mutating func insert(_ key: Key, _ value: Value, cost: Int, capacity: Int) {
-            remove(key)
-            while bytes + cost > capacity, !index.isEmpty { evictOne() }
-            let slot = Slot(key: key, value: value, cost: cost, referenced: false)
+        mutating func add(_ slot: Slot) -> Int {
+            bytes += slot.cost
             if let position = free.popLast() {
                 slots[position] = slot
-                index[key] = position
-            } else {
-                index[key] = slots.count
-                slots.append(slot)
+                return position
             }
-            bytes += cost
+            slots.append(slot)
+            return slots.count - 1
+        }
+    }
+
+    private struct State {
+        /// Each key's position in its kind's ring.
+        var index: [Key: Int] = [:]
+        var shared = Clock()
+        var languages = Clock()
+        var epoch = 0
+        var appEpochs: [String: Int] = [:]
+        var floors: [String: Int] = [:]
+
+        var bytes: Int { shared.bytes + languages.bytes }
+
+        mutating func remove(_ key: Key) {
+            guard let position = index.removeValue(forKey: key) else { return }
+            if key.isShared { shared.remove(at: position) } else { languages.remove(at: position) }
+        }
+
+        /// Inserts, evicting entries of the same kind (by CLOCK) while that kind would hold more than `capacity` bytes.
+        mutating func insert(_ key: Key, _ value: Value, cost: Int, capacity: Int) {
+            remove(key)
+            let isShared = key.isShared
+            while true {
+                let held = isShared ? shared.bytes : languages.bytes
+                guard held > 0, held + cost > capacity else { break }
+                remove(isShared ? shared.victim() : languages.victim())
+            }
+            let slot = Slot(key: key, value: value, cost: cost, referenced: false)
+            index[key] = isShared ? shared.add(slot) : languages.add(slot)
         }
 
         func accepts(_ ticket: FillTicket, appKey: String, version: Int) -> Bool {
@@ -131,8 +174,12 @@ final class LookCache: Sendable {
 
         mutating func read(_ key: Key) -> Value? {
             guard let position = index[key] else { return nil }
-            slots[position]?.referenced = true
-            return slots[position]?.value
+            if key.isShared {
+                shared.slots[position]?.referenced = true
+                return shared.slots[position]?.value
+            }
+            languages.slots[position]?.referenced = true
+            return languages.slots[position]?.value
         }
     }
 
@@ -147,10 +194,13 @@ final class LookCache: Sendable {
 
     /// The bound, in bytes (0: nothing is kept).
     let capacityBytes: Int
+    /// The most of `capacityBytes` that shared parts take (two thirds); responses take the rest.
+    let sharedBytes: Int
     private let state = Mutex(State())
 
     init(capacityBytes: Int) {
         self.capacityBytes = capacityBytes
+        sharedBytes = capacityBytes / 3 * 2
     }
 
     /// The cached response for `appKey` in `locale`, or nil.
@@ -177,21 +227,21 @@ final class LookCache: Sendable {
     /// Keeps a response, unless an invalidation happened since `ticket` or it is larger than the whole cache.
     func keep(_ look: CachedLook, appKey: String, locale: LocaleTag, ticket: FillTicket) {
         let cost = Self.cost(of: look, appKey: appKey)
-        guard cost <= capacityBytes else { return }
+        let capacity = capacityBytes - sharedBytes
+        guard cost <= capacity else { return }
         state.withLock { state in
             guard state.accepts(ticket, appKey: appKey, version: look.version) else { return }
-            state.insert(.language(appKey, locale), .language(look), cost: cost, capacity: capacityBytes)
+            state.insert(.language(appKey, locale), .language(look), cost: cost, capacity: capacity)
         }
     }
 
     /// Keeps an app's shared part, under the same conditions as `keep`.
     func keep(_ shared: SharedLook, appKey: String, ticket: FillTicket) {
-        // The resolved look in memory is about as large as its JSON.
-        let cost = shared.layer.utf8.count + 2 * shared.lookJSON.count + shared.publishedAt.utf8.count + appKey.utf8.count + Self.entryOverhead
-        guard cost <= capacityBytes else { return }
+        let cost = shared.cost + appKey.utf8.count + Self.entryOverhead
+        guard cost <= sharedBytes else { return }
         state.withLock { state in
             guard state.accepts(ticket, appKey: appKey, version: shared.version) else { return }
-            state.insert(.shared(appKey), .shared(shared), cost: cost, capacity: capacityBytes)
+            state.insert(.shared(appKey), .shared(shared), cost: cost, capacity: sharedBytes)
         }
     }
 

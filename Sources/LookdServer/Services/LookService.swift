@@ -17,6 +17,15 @@ final class LookService: Sendable {
     private let limits: Limits
     let cache: LookCache
     private let localizer: Localizer
+    /// Built-in catalog texts as formatted per (key, locale): a topic preset's label is the same for every app, so
+    /// each new language of an app reads it here instead of formatting it again. Bounded by the catalog's keys
+    /// times the locales.
+    private let catalogTexts = Mutex<[CatalogText: String]>([:])
+
+    private struct CatalogText: Hashable {
+        var key: String
+        var locale: LocaleTag
+    }
 
     /// Builds the service and subscribes the cache to the store's change feed.
     init(store: any LookStore, metrics: Metrics, limits: Limits, localizer: Localizer) {
@@ -42,20 +51,29 @@ final class LookService: Sendable {
         return hit
     }
 
+    /// The SDK fetch response for `appKey` in `locale` from memory alone: the cached response, or one built (and
+    /// kept) from the app's cached shared part — the per-language part only (texts, JSON assembly, ETag, the two
+    /// prepared responses: microseconds, no store read, no resolve). nil when the app's shared part is not cached.
+    /// Never reads the store, so the event loop may call it. Thread-safe.
+    func fromMemory(appKey: String, locale: LocaleTag) -> CachedLook? {
+        if let hit = cached(appKey: appKey, locale: locale) { return hit }
+        let ticket = cache.ticket(appKey: appKey)
+        guard let shared = cache.shared(appKey: appKey) else { return nil }
+        metrics.cacheMisses.add(1, ordering: .relaxed)
+        let built = build(appKey: appKey, locale: locale, shared)
+        cache.keep(built, appKey: appKey, locale: locale, ticket: ticket)
+        return built
+    }
+
     /// The SDK fetch response for `appKey` (already validated) in `locale`. Throws `LookServiceError.appUnknown`
     /// when the app was never published, StoreError when the store fails.
     func fetch(appKey: String, locale: LocaleTag) throws -> CachedLook {
-        if let hit = cached(appKey: appKey, locale: locale) { return hit }
+        if let found = fromMemory(appKey: appKey, locale: locale) { return found }
         metrics.cacheMisses.add(1, ordering: .relaxed)
         let ticket = cache.ticket(appKey: appKey)
-        let shared: SharedLook
-        if let cached = cache.shared(appKey: appKey) {
-            shared = cached
-        } else {
-            guard let stored = try store.current(appKey: appKey) else { throw LookServiceError.appUnknown }
-            shared = try share(stored)
-            cache.keep(shared, appKey: appKey, ticket: ticket)
-        }
+        guard let stored = try store.current(appKey: appKey) else { throw LookServiceError.appUnknown }
+        let shared = try share(stored)
+        cache.keep(shared, appKey: appKey, ticket: ticket)
         let built = build(appKey: appKey, locale: locale, shared)
         cache.keep(built, appKey: appKey, locale: locale, ticket: ticket)
         return built
@@ -254,12 +272,20 @@ final class LookService: Sendable {
                           lookJSON: resolved.jsonBytes())
     }
 
+    /// The catalog's message `key` in `locale` (`english` when the catalog has none), formatted once per process.
+    private func catalogText(key: String, english: String, locale: LocaleTag) -> String {
+        let memoKey = CatalogText(key: key, locale: locale)
+        if let known = catalogTexts.withLock({ $0[memoKey] }) { return known }
+        let text = (try? localizer.format(key: key, locale: locale).text) ?? english
+        catalogTexts.withLock { $0[memoKey] = text }
+        return text
+    }
+
     private func build(appKey: String, locale: LocaleTag, _ shared: SharedLook) -> CachedLook {
-        let resolved = shared.resolved
         let chain = localizer.fallbackChain(for: locale).map(\.identifier)
         func localized(_ text: LocalizedText) -> String {
             if case .catalog(let key, let english) = text {
-                return (try? localizer.format(key: key, locale: locale).text) ?? english
+                return catalogText(key: key, english: english, locale: locale)
             }
             return text.text(preferring: chain)
         }
@@ -275,10 +301,10 @@ final class LookService: Sendable {
         writer.member("publishedAt", shared.publishedAt)
         writer.key("texts")
         writer.beginObject()
-        writer.member("replyExpectation", localized(resolved.replyExpectation.value))
+        writer.member("replyExpectation", localized(shared.replyExpectation))
         writer.key("topics")
         writer.beginArray()
-        for topic in resolved.topics.value {
+        for topic in shared.topics {
             writer.beginObject()
             writer.member("id", topic.id)
             writer.member("label", localized(topic.label))
@@ -296,13 +322,27 @@ final class LookService: Sendable {
     }
 }
 
-/// FNV-1a, 64-bit, as 16 lower-case hex digits. Not cryptographic: it tells byte strings apart for ETags.
+/// A 64-bit FNV-1a-style hash as 16 lower-case hex digits: FNV-1a's step (xor, multiply by the 64-bit FNV prime)
+/// over 8-byte little-endian words and then over the remaining bytes, the length mixed in, and a final
+/// xor-shift-multiply so that every input bit reaches every digit. Eight bytes a step instead of one: a
+/// response's tag is computed on every cache fill. Not cryptographic: it tells byte strings apart for ETags.
 func fnv1a64Hex(_ bytes: [UInt8]) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x0000_0100_0000_01b3
+    let prime: UInt64 = 0x0000_0100_0000_01b3
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
+    bytes.withUnsafeBytes { raw in
+        var offset = 0
+        while offset + 8 <= raw.count {
+            hash = (hash ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) &* prime
+            offset += 8
+        }
+        while offset < raw.count {
+            hash = (hash ^ UInt64(raw[offset])) &* prime
+            offset += 1
+        }
     }
+    hash ^= hash >> 32
+    hash = hash &* 0xd6e8_feb8_6659_fd93
+    hash ^= hash >> 32
     let hex = String(hash, radix: 16)
     return String(repeating: "0", count: 16 - hex.count) + hex
 }
