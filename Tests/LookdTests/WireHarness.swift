@@ -1,4 +1,5 @@
 import Foundation
+import StableJSON
 @testable import LookdServer
 
 #if canImport(Glibc)
@@ -27,7 +28,7 @@ final class WireServer: @unchecked Sendable {
             return Response(status: 200, headers: [("Content-Type", "application/octet-stream")], body: [UInt8](repeating: UInt8(ascii: "x"), count: count))
         })
         router.add(Route("POST", "/echo", doc: RouteDoc(summary: "echo", responses: [200: "the body"])) { request in
-            Response.json(Array("{\"bytes\":\(request.body.count),\"lang\":\(jsonString(request.query("lang") ?? "")),\"args\":\(request.query("a999") ?? "-")}".utf8))
+            Response.json(Array("{\"bytes\":\(request.body.count),\"lang\":\(String(decoding: JSONWriter.bytes(.string(request.query("lang") ?? "")), as: UTF8.self)),\"args\":\(request.query("a999") ?? "-")}".utf8))
         })
         let metrics = self.metrics
         router.add(Route("GET", "/metrics", doc: RouteDoc(summary: "metrics", responses: [200: "text"])) { _ in

@@ -72,17 +72,6 @@ struct Response: Sendable {
         Response(status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers, body: body)
     }
 
-    /// A JSON response from an Encodable value, encoded with sorted keys (stable bytes).
-    static func json<T: Encodable>(encoding value: T, status: Int = 200, headers: [(name: String, value: String)] = []) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding our own plain structs cannot fail; if it ever did, answer 500 rather than crash.
-        guard let data = try? encoder.encode(value) else {
-            return HTTPError.internalError("response encoding failed").response
-        }
-        return json(Array(data), status: status, headers: headers)
-    }
-
     /// A `text/plain; charset=utf-8` response.
     static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> Response {
         Response(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
@@ -93,24 +82,4 @@ struct Response: Sendable {
 func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }
     return zip(a.utf8, b.utf8).allSatisfy { x, y in x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A) }
-}
-
-/// Encodes `string` as a JSON string literal (with quotes), escaping per RFC 8259.
-func jsonString(_ string: String) -> String {
-    var out = "\""
-    out.reserveCapacity(string.utf8.count + 2)
-    for scalar in string.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-            out += String(format: "\\u%04x", scalar.value)
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    out += "\""
-    return out
 }
