@@ -17,4 +17,9 @@ int he_prepared_status(const he_prepared *prepared);
 const unsigned char *he_prepared_head(const he_prepared *prepared, size_t *length);
 const unsigned char *he_prepared_body(const he_prepared *prepared, size_t *length);
 
+/// The cached answer for `request` (retained; release it after queueing), or NULL to ask the handler. Sets `started`.
+he_prepared *he_fetch_table_answer(he_fetch_table *table, const he_request *request, int is_head, double *started);
+/// Counts an answer from the table and writes its access log line.
+void he_fetch_table_record(he_fetch_table *table, const he_request *request, int is_head, he_prepared *answer, double started);
+
 #endif

@@ -492,6 +492,18 @@ static void dispatch(connection *c) {
     exchange->answered = 0;
     exchange->deferred = 0;
     c->state = STATE_HANDLING;
+    if (server->config.fetch_table) {
+        double started = 0;
+        he_prepared *cached = he_fetch_table_answer(server->config.fetch_table, &exchange->request, c->head.is_head_method, &started);
+        if (cached) {
+            exchange->answered = 1;
+            queue_prepared(c, cached, 0);
+            he_fetch_table_record(server->config.fetch_table, &exchange->request, c->head.is_head_method, cached, started);
+            he_prepared_release(cached);
+            finish_request(c);
+            return;
+        }
+    }
     server->config.handler(server->config.context, &exchange->request, exchange, 0);
     if (exchange->deferred) {
         c->job_pending = 1;

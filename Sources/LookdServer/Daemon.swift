@@ -48,8 +48,11 @@ public final class Daemon: Sendable {
         options.timeoutMilliseconds = Int(configuration.storeBusyTimeoutMilliseconds)
         options.connections = configuration.storeConnections
         let store = try StoreLocation.parse(configuration.store).open(options, statistics: metrics.store)
-        services = AppServices(store: store, metrics: metrics, limits: configuration.limits, auth: auth, localizer: localizer)
-        server = Server(router: Routes.router(services), limits: configuration.limits, metrics: metrics, accessLog: accessLog)
+        let fetchTable = EngineFetchTable(accessLog: accessLog.fileDescriptor)
+        metrics.fold(fetchTable)
+        services = AppServices(store: store, metrics: metrics, limits: configuration.limits, auth: auth, localizer: localizer, fetchTable: fetchTable)
+        server = Server(router: Routes.router(services), limits: configuration.limits, metrics: metrics, accessLog: accessLog,
+                        fetchTable: fetchTable)
         self.configuration = configuration
     }
 

@@ -16,6 +16,8 @@ final class Metrics: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Requests the engine answered from its fetch table, added to the counts at render time.
+    private let fetchTable = Mutex<EngineFetchTable?>(nil)
     let cacheHits = Atomic<UInt64>(0)
     let cacheMisses = Atomic<UInt64>(0)
     let storeErrors = Atomic<UInt64>(0)
@@ -47,9 +49,21 @@ final class Metrics: Sendable {
         }
     }
 
+    /// Counts `table`'s answers with the others from now on (in the duration histogram, in the bucket of their mean).
+    func fold(_ table: EngineFetchTable) {
+        fetchTable.withLock { $0 = table }
+    }
+
     /// The Prometheus text exposition (format 0.0.4).
     func render() -> String {
-        let snapshot = state.withLock { $0 }
+        var snapshot = state.withLock { $0 }
+        for answered in fetchTable.withLock({ $0?.counts }) ?? [] where answered.count > 0 {
+            snapshot.requests[Key(method: answered.method, route: EngineFetchTable.route, status: answered.status), default: 0] += answered.count
+            let mean = answered.seconds / Double(answered.count)
+            snapshot.bucketCounts[Self.buckets.firstIndex(where: { mean <= $0 }) ?? Self.buckets.count] += answered.count
+            snapshot.durationSum += answered.seconds
+            snapshot.durationCount += answered.count
+        }
         var out = ""
         out += "# HELP lookd_http_requests_total HTTP requests answered, by method, route pattern and status.\n"
         out += "# TYPE lookd_http_requests_total counter\n"

@@ -55,6 +55,11 @@ typedef struct he_exchange he_exchange;
 /// and written any number of times without copying. Safe to share between threads.
 typedef struct he_prepared he_prepared;
 
+/// A table of cached GET answers keyed by the exact request target (decoded path, '?', raw query) that the loops
+/// write themselves, without calling the handler: the application fills it after answering such a target from its
+/// own cache and invalidates it whenever that cache changes. Thread-safe (one mutex; lookups hold it for a compare).
+typedef struct he_fetch_table he_fetch_table;
+
 /// Called for every complete request. `on_worker` is 0 on a loop thread and 1 on a worker thread.
 typedef void (*he_handler)(void *context, const he_request *request, he_exchange *exchange, int on_worker);
 
@@ -91,6 +96,8 @@ typedef struct he_config {
     he_handler handler;
     he_body_limit body_limit;
     he_connection_counter connection_counter;
+    /// Cached GET answers the loops write without calling the handler (see he_fetch_table_create). May be NULL.
+    he_fetch_table *fetch_table;
     void *context;
 } he_config;
 
@@ -131,6 +138,25 @@ void he_defer(he_exchange *exchange);
 he_prepared *he_prepared_create(int status, const char *fields, size_t fields_len, const void *body, size_t body_len);
 void he_prepared_retain(he_prepared *prepared);
 void he_prepared_release(he_prepared *prepared);
+
+/// Creates an empty fetch table. `access_log_fd` (or -1 for none) receives one JSON line per request the table
+/// answers, in the access log's format, with `route` as its route. Returns NULL when out of memory.
+he_fetch_table *he_fetch_table_create(int access_log_fd, const char *route);
+/// Frees the table (only after every server using it has stopped).
+void he_fetch_table_destroy(he_fetch_table *table);
+/// The table's invalidation count: read it before reading the application's cache, and pass it to the fill.
+unsigned long long he_fetch_table_generation(he_fetch_table *table);
+/// Keeps `ok` (and `not_modified`, sent when If-None-Match is exactly `etag`) for the target `path?query`. Refused
+/// (returns 0) when an invalidation happened since `generation` was read, or the target or tag is too long; 1 when kept.
+/// Retains both responses; a later fill of a target in the same slot replaces the entry.
+int he_fetch_table_fill(he_fetch_table *table, unsigned long long generation, const char *path, size_t path_len,
+                        const char *query, size_t query_len, const char *etag, size_t etag_len,
+                        he_prepared *ok, he_prepared *not_modified);
+/// Drops every entry whose target begins with `prefix` (every entry when `prefix` is NULL) and makes fills that read
+/// the generation before this call fail. When it returns, no loop writes a dropped entry any more.
+void he_fetch_table_invalidate(he_fetch_table *table, const char *prefix, size_t prefix_len);
+/// Requests the table answered, and their summed durations in microseconds, as [GET 200, GET 304, HEAD 200, HEAD 304].
+void he_fetch_table_counts(he_fetch_table *table, unsigned long long counts[4], unsigned long long micros[4]);
 
 /// Percent-decodes `input` into `output` (room for `input_len` bytes), '+' as space when `plus_is_space`.
 /// Returns the decoded length, or -1 when an escape is malformed.

@@ -8,6 +8,9 @@ import Synchronization
 final class AccessLog: Sendable {
     private let descriptor: Int32?
 
+    /// The log's file descriptor (nil when off), for the engine's fetch table, which writes the same lines.
+    var fileDescriptor: Int32? { descriptor }
+
     /// `destination`: "-" for standard output, "off" for none, or a file path (appended to).
     /// Throws a usage error when the file cannot be opened.
     init(destination: String) throws {

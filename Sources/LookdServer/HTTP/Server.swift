@@ -13,8 +13,9 @@ final class Server: Sendable {
     /// The engine's server pointer, set by start and cleared by stop; the Mutex makes every access exclusive.
     private let engine = Mutex<UInt>(0)
 
-    init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog) {
-        context = ServerContext(router: router, limits: limits, metrics: metrics, accessLog: accessLog)
+    /// `fetchTable`: cached fetches the loops answer themselves (nil: none); filled by the fetch route's answers.
+    init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog, fetchTable: EngineFetchTable? = nil) {
+        context = ServerContext(router: router, limits: limits, metrics: metrics, accessLog: accessLog, fetchTable: fetchTable)
     }
 
     deinit { stop(grace: 0) }
@@ -40,6 +41,7 @@ final class Server: Sendable {
         config.handler = handleRequest
         config.body_limit = bodyLimit
         config.connection_counter = countConnection
+        config.fetch_table = context.fetchTable?.table
         config.context = Unmanaged.passUnretained(context).toOpaque()
         var error = [CChar](repeating: 0, count: 256)
         guard let started = he_server_start(host, port, &config, &error, error.count) else {
@@ -78,12 +80,14 @@ final class ServerContext: Sendable {
     let limits: Limits
     let metrics: Metrics
     let accessLog: AccessLog
+    let fetchTable: EngineFetchTable?
 
-    init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog) {
+    init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog, fetchTable: EngineFetchTable?) {
         self.router = router
         self.limits = limits
         self.metrics = metrics
         self.accessLog = accessLog
+        self.fetchTable = fetchTable
     }
 
     /// Answers one request (on a loop thread, or on a worker after `he_defer`).
@@ -112,6 +116,8 @@ final class ServerContext: Sendable {
                                       requestID: requestID)
                 request.parameters = parameters
                 request.onEventLoop = !onWorker
+                // Read before the route reads the look cache, so a fill races no invalidation (EngineFetchTable).
+                let generation = raw.query_len > 0 ? fetchTable?.generation : nil
                 metrics.inflightRequests.add(1, ordering: .relaxed)
                 defer { metrics.inflightRequests.subtract(1, ordering: .relaxed) }
                 guard let answer = dispatch(route, request) else {
@@ -119,6 +125,10 @@ final class ServerContext: Sendable {
                     return
                 }
                 response = answer
+                if let generation, let fetchTable, let look = answer.fetchTableEntry, let rawPath = raw.path, let rawQuery = raw.query {
+                    fetchTable.fill(generation: generation, path: UnsafeBufferPointer(start: rawPath, count: raw.path_len),
+                                    query: UnsafeBufferPointer(start: rawQuery, count: raw.query_len), look: look)
+                }
             case .wrongMethod(let allowed, let pattern):
                 routeLabel = pattern
                 response = HTTPError.methodNotAllowed(allowed).response

@@ -14,15 +14,19 @@ enum AppRoutes {
                         404: "no look published for this app (app_unknown)", 503: "store unavailable (store_unavailable)"],
             query: ["lang": "BCP 47 language tag, e.g. de or pt-BR; beats Accept-Language"])) { request in
             let key = try appKey(request)
-            let (locale, _) = try app.strings.negotiate(lang: request.query("lang"), acceptLanguage: request.header("accept-language"))
+            let lang = request.query("lang")
+            let (locale, _) = try app.strings.negotiate(lang: lang, acceptLanguage: request.header("accept-language"))
             // A hit, or a new language of an app whose shared part is cached, is answered on the event loop; a miss
             // of the shared part (store read, resolve, encode) moves to the workers.
             let cached = try request.onEventLoop ? app.looks.fromMemory(appKey: key, locale: locale) ?? { throw RunOnWorkers() }()
                 : app.guardStore { try app.looks.fetch(appKey: key, locale: locale) }
-            if EntityTag.noneMatchHolds(request.header("if-none-match"), etag: cached.etag) {
-                return .prebuilt(cached.notModified)
+            var response = Response.prebuilt(EntityTag.noneMatchHolds(request.header("if-none-match"), etag: cached.etag) ? cached.notModified : cached.ok)
+            // The engine may answer this exact target itself from now on when the language came from `lang` alone
+            // (so Accept-Language cannot change the answer).
+            if lang != nil, let alone = try? app.strings.negotiate(lang: lang, acceptLanguage: nil), alone.matched, alone.locale == locale {
+                response.fetchTableEntry = cached
             }
-            return .prebuilt(cached.ok)
+            return response
         })
 
         router.add(Route("PUT", "/v1/apps/{appKey}/look", doc: RouteDoc(

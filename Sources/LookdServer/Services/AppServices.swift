@@ -10,10 +10,11 @@ final class AppServices: Sendable {
     let strings: StringsService
     let lint: LintService
 
-    init(store: any LookStore, metrics: Metrics, limits: Limits, auth: AdminAuth, localizer: Localizer) {
+    /// `fetchTable`: the engine's table of cached fetches, kept coherent by the look cache (nil: none).
+    init(store: any LookStore, metrics: Metrics, limits: Limits, auth: AdminAuth, localizer: Localizer, fetchTable: EngineFetchTable? = nil) {
         self.store = store
         self.strings = StringsService(localizer: localizer)
-        self.looks = LookService(store: store, metrics: metrics, limits: limits, localizer: localizer)
+        self.looks = LookService(store: store, metrics: metrics, limits: limits, localizer: localizer, fetchTable: fetchTable)
         self.lint = LintService(maxCatalogs: limits.maxLintLocales)
         self.metrics = metrics
         self.limits = limits

@@ -198,8 +198,12 @@ final class LookCache: Sendable {
     let sharedBytes: Int
     private let state = Mutex(State())
 
-    init(capacityBytes: Int) {
+    /// The engine's table of cached fetches: every invalidation here drops its entries too, before returning.
+    let fetchTable: EngineFetchTable?
+
+    init(capacityBytes: Int, fetchTable: EngineFetchTable? = nil) {
         self.capacityBytes = capacityBytes
+        self.fetchTable = fetchTable
         sharedBytes = capacityBytes / 3 * 2
     }
 
@@ -254,6 +258,7 @@ final class LookCache: Sendable {
             state.remove(.shared(appKey))
             for locale in LocaleTag.allIncludingPseudo { state.remove(.language(appKey, locale)) }
         }
+        fetchTable?.invalidate(appKey: appKey)
     }
 
     /// Drops every cached look and refuses every fill in flight (the change feed was lost and is back).
@@ -267,6 +272,7 @@ final class LookCache: Sendable {
             state.appEpochs = appEpochs
             state.floors = floors
         }
+        fetchTable?.invalidate(appKey: nil)
     }
 
     /// Entries (shared parts and responses) and their bytes, for tests and metrics.

@@ -28,12 +28,13 @@ final class LookService: Sendable {
     }
 
     /// Builds the service and subscribes the cache to the store's change feed.
-    init(store: any LookStore, metrics: Metrics, limits: Limits, localizer: Localizer) {
+    /// `fetchTable`: the engine's table of cached fetches, invalidated with the cache (nil: none).
+    init(store: any LookStore, metrics: Metrics, limits: Limits, localizer: Localizer, fetchTable: EngineFetchTable? = nil) {
         self.store = store
         self.localizer = localizer
         self.metrics = metrics
         self.limits = limits
-        let cache = LookCache(capacityBytes: limits.cacheBytes)
+        let cache = LookCache(capacityBytes: limits.cacheBytes, fetchTable: fetchTable)
         self.cache = cache
         store.watchChanges { change in
             switch change {

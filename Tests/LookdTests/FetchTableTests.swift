@@ -1,0 +1,142 @@
+import Foundation
+@testable import LookdServer
+import Testing
+
+/// The engine's fetch table over the wire: the real routes and services in process, on a real socket, with the
+/// table's own counters telling which path answered.
+@Suite("Fetch table: cached SDK fetches answered by the engine")
+struct FetchTableTests {
+    /// The app's services and a started server sharing one fetch table.
+    final class Fixture: @unchecked Sendable {
+        let directory: TemporaryDirectory
+        let table = EngineFetchTable(accessLog: nil)
+        let metrics = Metrics()
+        let services: AppServices
+        let server: Server
+        let port: UInt16
+
+        init() throws {
+            directory = try TemporaryDirectory()
+            let store = try SQLiteLookStore(directory: directory.path + "/data", busyTimeoutMilliseconds: 5000)
+            var limits = Limits()
+            limits.threads = 2
+            limits.workerThreads = 2
+            metrics.fold(table)
+            services = AppServices(store: store, metrics: metrics, limits: limits, auth: AdminAuth(token: adminToken),
+                                   localizer: InProcessApp.localizer, fetchTable: table)
+            server = Server(router: Routes.router(services), limits: limits, metrics: metrics,
+                            accessLog: try AccessLog(destination: "off"), fetchTable: table)
+            port = try server.start(host: "127.0.0.1", port: 0)
+        }
+
+        deinit {
+            server.stop(grace: 0)
+            services.store.close()
+        }
+
+        func send(_ method: String, _ target: String, _ headers: [(String, String)] = [], body: [UInt8]? = nil) throws -> HTTPResult {
+            var all = headers
+            if body != nil { all += [("Authorization", "Bearer \(adminToken)"), ("Content-Type", "application/json")] }
+            return try HTTPClient.send(port: port, method: method, target: target, headers: all, body: body)
+        }
+
+        /// Requests answered by the table, as [GET 200, GET 304, HEAD 200, HEAD 304].
+        var answered: [UInt64] { table.counts.map(\.count) }
+    }
+
+    /// Status, fields except the per-request ones, and body.
+    static func wire(_ result: HTTPResult) -> String {
+        let fields = result.headers.filter { !["date", "x-request-id"].contains($0.0.lowercased()) }.map { "\($0.0): \($0.1)" }
+        return "\(result.status)\n" + fields.joined(separator: "\n") + "\n\n" + result.text
+    }
+
+    @Test func aCachedTargetIsAnsweredByTheEngineWithTheSameBytesAndAPublishInvalidatesIt() throws {
+        let app = try Fixture()
+        let key = newKey()
+        let target = "/v1/apps/\(key)/look?lang=de"
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["corners": "square"])).status == 201)
+
+        let bySwift = try app.send("GET", target)
+        #expect(bySwift.status == 200)
+        #expect(app.answered == [0, 0, 0, 0])
+        let byEngine = try app.send("GET", target)
+        #expect(app.answered == [1, 0, 0, 0])
+        #expect(Self.wire(byEngine) == Self.wire(bySwift))
+
+        // Accept-Language cannot change an answer whose language came from lang=.
+        #expect(Self.wire(try app.send("GET", target, [("Accept-Language", "fr")])) == Self.wire(bySwift))
+        #expect(app.answered == [2, 0, 0, 0])
+
+        let etag = try #require(bySwift.header("ETag"))
+        let notModified = try app.send("GET", target, [("If-None-Match", etag)])
+        #expect(notModified.status == 304)
+        #expect(notModified.body.isEmpty)
+        #expect(notModified.header("ETag") == etag)
+        #expect(app.answered == [2, 1, 0, 0])
+
+        let head = try app.send("HEAD", target)
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        #expect(head.header("Content-Length") == String(bySwift.body.count))
+        #expect(app.answered == [2, 1, 1, 0])
+
+        // A weak or listed tag is the Swift side's comparison: still 304, not from the table.
+        #expect(try app.send("GET", target, [("If-None-Match", "W/\(etag), \"x\"")]).status == 304)
+        #expect(app.answered == [2, 1, 1, 0])
+
+        // A publish drops the entry before it answers: the very next fetch shows version 2.
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-Match", "\"v1\"")], body: json(["corners": "round"])).status == 200)
+        let after = try app.send("GET", target, [("If-None-Match", etag)])
+        #expect(after.status == 200)
+        #expect(after.header("ETag")?.hasPrefix("\"v2-") == true)
+        #expect(after.json["version"] as? Int == 2)
+        #expect(app.answered == [2, 1, 1, 0])
+        #expect(Self.wire(try app.send("GET", target)) == Self.wire(after))
+        #expect(app.answered == [3, 1, 1, 0])
+
+        // The table's answers are in /metrics with the others.
+        let metrics = app.metrics.render()
+        #expect(metrics.contains("lookd_http_requests_total{method=\"GET\",route=\"/v1/apps/{appKey}/look\",status=\"304\"} 2"))
+        #expect(metrics.contains("lookd_http_requests_total{method=\"HEAD\",route=\"/v1/apps/{appKey}/look\",status=\"200\"} 1"))
+    }
+
+    @Test func withoutLangOrAfterInvalidateAllTheSwiftPathAnswers() throws {
+        let app = try Fixture()
+        let key = newKey()
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["corners": "square"])).status == 201)
+        let path = "/v1/apps/\(key)/look"
+        #expect(try app.send("GET", path, [("Accept-Language", "de")]).header("Content-Language") == "de")
+        #expect(try app.send("GET", path, [("Accept-Language", "de")]).header("Content-Language") == "de")
+        #expect(app.answered == [0, 0, 0, 0])
+        #expect(try app.send("GET", path + "?lang=de").status == 200)
+        #expect(try app.send("GET", path + "?lang=de").status == 200)
+        #expect(app.answered == [1, 0, 0, 0])
+        app.services.looks.cache.invalidateAll()
+        #expect(try app.send("GET", path + "?lang=de").status == 200)
+        #expect(app.answered == [1, 0, 0, 0])
+    }
+
+    @Test func theDaemonLogsTheEnginesAnswersLikeTheOthers() throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try Daemon(data: directory.path + "/data")
+        let key = newKey()
+        _ = try daemon.request("PUT", "/v1/apps/\(key)/look", headers: [("If-None-Match", "*")], body: json(["corners": "soft"]), admin: true)
+        let first = try daemon.get("/v1/apps/\(key)/look?lang=de")
+        let second = try daemon.get("/v1/apps/\(key)/look?lang=de")
+        let third = try daemon.get("/v1/apps/\(key)/look?lang=de")
+        #expect(first.body == second.body && second.body == third.body)
+        let metrics = try daemon.get("/metrics").text
+        #expect(metrics.contains("lookd_http_requests_total{method=\"GET\",route=\"/v1/apps/{appKey}/look\",status=\"200\"} 3"))
+        #expect(daemon.stop() == 0)
+        let log = try String(contentsOfFile: directory.path + "/data-logs/access.log", encoding: .utf8)
+        let fetches = log.split(separator: "\n").filter { $0.contains("\"method\":\"GET\",\"route\":\"/v1/apps/{appKey}/look\",\"status\":200") }
+        #expect(fetches.count == 3)
+        for line in fetches {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["bytes"] as? Int == first.body.count)
+            #expect((object["request_id"] as? String)?.isEmpty == false)
+            #expect(object["duration_ms"] is Double || object["duration_ms"] is Int)
+        }
+        #expect(!log.contains(key))
+    }
+}
