@@ -202,19 +202,8 @@ public struct AndroidResourceDocument: Sendable {
         var integers: [Int: Bool] = [:]
         for text in texts {
             var sequential = 1
-            var rest = Substring(text)
-            while let percent = rest.firstIndex(of: "%") {
-                rest = rest[rest.index(after: percent)...]
-                if rest.hasPrefix("%") { rest = rest.dropFirst(); continue }
-                let digits = rest.prefix { $0.isNumber }
-                var number = sequential
-                if !digits.isEmpty, rest.dropFirst(digits.count).hasPrefix("$") {
-                    number = Int(digits) ?? sequential
-                    rest = rest.dropFirst(digits.count + 1)
-                } else {
-                    sequential += 1
-                }
-                integers[number] = rest.hasPrefix("d")
+            PrintfSpecifierScan.forEach(in: text, sequential: &sequential) { number, conversion in
+                integers[number] = conversion.hasPrefix("d")
             }
         }
         var count = integers.keys.max() ?? 0

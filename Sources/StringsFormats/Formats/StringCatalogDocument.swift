@@ -193,20 +193,9 @@ public struct StringCatalogDocument: Sendable {
         var types: [Int: String?] = [:]
         var sequential = 1
         for text in texts {
-            var rest = Substring(text)
-            while let percent = rest.firstIndex(of: "%") {
-                rest = rest[rest.index(after: percent)...]
-                if rest.hasPrefix("%") { rest = rest.dropFirst(); continue }
-                let digits = rest.prefix { $0.isNumber }
-                var number = sequential
-                if !digits.isEmpty, rest.dropFirst(digits.count).hasPrefix("$") {
-                    number = Int(digits) ?? sequential
-                    rest = rest.dropFirst(digits.count + 1)
-                } else {
-                    sequential += 1
-                }
-                if rest.hasPrefix("#@") { continue }
-                types[number] = rest.hasPrefix("@") ? .some(nil) : "number"
+            PrintfSpecifierScan.forEach(in: text, sequential: &sequential) { number, conversion in
+                if conversion.hasPrefix("#@") { return }
+                types[number] = conversion.hasPrefix("@") ? .some(nil) : "number"
             }
         }
         let count = max(types.keys.max() ?? 0, plurals.keys.max() ?? 0)
