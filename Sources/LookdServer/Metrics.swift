@@ -68,45 +68,17 @@ final class Metrics: Sendable {
         out += "# HELP lookd_http_requests_total HTTP requests answered, by method, route pattern and status.\n"
         out += "# TYPE lookd_http_requests_total counter\n"
         for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
-            out += "lookd_http_requests_total{method=\"\(Self.escapeLabel(key.method))\",route=\"\(Self.escapeLabel(key.route))\",status=\"\(key.status)\"} \(count)\n"
+            out += "lookd_http_requests_total{method=\"\(PrometheusText.escapeLabel(key.method))\",route=\"\(PrometheusText.escapeLabel(key.route))\",status=\"\(key.status)\"} \(count)\n"
         }
-        out += "# HELP lookd_http_request_duration_seconds Time from a complete request to its response being queued for writing.\n"
-        out += "# TYPE lookd_http_request_duration_seconds histogram\n"
-        var cumulative: UInt64 = 0
-        for (index, bound) in Self.buckets.enumerated() {
-            cumulative += snapshot.bucketCounts[index]
-            out += "lookd_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
-        }
-        cumulative += snapshot.bucketCounts[Self.buckets.count]
-        out += "lookd_http_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
-        out += "lookd_http_request_duration_seconds_sum \(snapshot.durationSum)\n"
-        out += "lookd_http_request_duration_seconds_count \(snapshot.durationCount)\n"
-        out += gauge("lookd_look_cache_hits_total", "counter", "App look fetches answered from the in-memory cache.", cacheHits.load(ordering: .relaxed))
-        out += gauge("lookd_look_cache_misses_total", "counter", "App look fetches that read the store.", cacheMisses.load(ordering: .relaxed))
-        out += gauge("lookd_store_errors_total", "counter", "Store operations that failed (answered 503).", storeErrors.load(ordering: .relaxed))
-        out += gauge("lookd_publishes_total", "counter", "Looks published or rolled back (committed).", publishes.load(ordering: .relaxed))
-        out += gauge("lookd_open_connections", "gauge", "Connections currently open.", openConnections.load(ordering: .relaxed))
-        out += gauge("lookd_inflight_requests", "gauge", "Requests being read or answered.", inflightRequests.load(ordering: .relaxed))
+        out += PrometheusText.histogram("lookd_http_request_duration_seconds", "Time from a complete request to its response being queued for writing.",
+                                        bounds: Self.buckets, counts: snapshot.bucketCounts, sum: snapshot.durationSum, count: snapshot.durationCount)
+        out += PrometheusText.sample("lookd_look_cache_hits_total", "counter", "App look fetches answered from the in-memory cache.", cacheHits.load(ordering: .relaxed))
+        out += PrometheusText.sample("lookd_look_cache_misses_total", "counter", "App look fetches that read the store.", cacheMisses.load(ordering: .relaxed))
+        out += PrometheusText.sample("lookd_store_errors_total", "counter", "Store operations that failed (answered 503).", storeErrors.load(ordering: .relaxed))
+        out += PrometheusText.sample("lookd_publishes_total", "counter", "Looks published or rolled back (committed).", publishes.load(ordering: .relaxed))
+        out += PrometheusText.sample("lookd_open_connections", "gauge", "Connections currently open.", openConnections.load(ordering: .relaxed))
+        out += PrometheusText.sample("lookd_inflight_requests", "gauge", "Requests being read or answered.", inflightRequests.load(ordering: .relaxed))
         out += store.render()
-        return out
-    }
-
-    private func gauge<T: BinaryInteger>(_ name: String, _ type: String, _ help: String, _ value: T) -> String {
-        "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)\n"
-    }
-
-    /// A label value escaped per the Prometheus text format: `\` → `\\`, `"` → `\"`, line feed → `\n`.
-    static func escapeLabel(_ value: String) -> String {
-        var out = ""
-        out.reserveCapacity(value.utf8.count)
-        for character in value.unicodeScalars {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(character)
-            }
-        }
         return out
     }
 }

@@ -45,25 +45,13 @@ final class StoreStatistics: Sendable {
     /// The Prometheus text (format 0.0.4) of these statistics.
     func render() -> String {
         let histogram = latency.withLock { $0 }
-        var out = "# HELP lookd_store_operation_duration_seconds Time a store operation took (a query or a transaction, with waiting for a connection).\n"
-        out += "# TYPE lookd_store_operation_duration_seconds histogram\n"
-        var cumulative: UInt64 = 0
-        for (index, bound) in Self.buckets.enumerated() {
-            cumulative += histogram.counts[index]
-            out += "lookd_store_operation_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
-        }
-        cumulative += histogram.counts[Self.buckets.count]
-        out += "lookd_store_operation_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
-        out += "lookd_store_operation_duration_seconds_sum \(histogram.sum)\n"
-        out += "lookd_store_operation_duration_seconds_count \(histogram.count)\n"
-        out += Self.line("lookd_store_connections_in_use", "gauge", "Store connections in use.", connectionsInUse.load(ordering: .relaxed))
-        out += Self.line("lookd_store_connections_limit", "gauge", "Most store connections (--store-connections).", connectionsLimit.load(ordering: .relaxed))
-        out += Self.line("lookd_store_notifications_total", "counter", "Publish notifications received from the store (other replicas' publishes).", notifications.load(ordering: .relaxed))
-        out += Self.line("lookd_store_reconnects_total", "counter", "Store connections re-established after the database was lost.", reconnects.load(ordering: .relaxed))
+        var out = PrometheusText.histogram("lookd_store_operation_duration_seconds",
+                                           "Time a store operation took (a query or a transaction, with waiting for a connection).",
+                                           bounds: Self.buckets, counts: histogram.counts, sum: histogram.sum, count: histogram.count)
+        out += PrometheusText.sample("lookd_store_connections_in_use", "gauge", "Store connections in use.", connectionsInUse.load(ordering: .relaxed))
+        out += PrometheusText.sample("lookd_store_connections_limit", "gauge", "Most store connections (--store-connections).", connectionsLimit.load(ordering: .relaxed))
+        out += PrometheusText.sample("lookd_store_notifications_total", "counter", "Publish notifications received from the store (other replicas' publishes).", notifications.load(ordering: .relaxed))
+        out += PrometheusText.sample("lookd_store_reconnects_total", "counter", "Store connections re-established after the database was lost.", reconnects.load(ordering: .relaxed))
         return out
-    }
-
-    private static func line<T: BinaryInteger>(_ name: String, _ type: String, _ help: String, _ value: T) -> String {
-        "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)\n"
     }
 }
