@@ -64,14 +64,26 @@ size_t he_write_head(unsigned char *out, int status, const char *fields, size_t 
 }
 
 he_prepared *he_prepared_create(int status, const char *fields, size_t fields_len, const void *body, size_t body_len) {
-    if (!he_status_has_body(status)) body_len = 0;
+    he_bytes part = {body, body_len};
+    return he_prepared_compose(status, fields, fields_len, &part, 1);
+}
+
+he_prepared *he_prepared_compose(int status, const char *fields, size_t fields_len, const he_bytes *parts, size_t count) {
+    size_t body_len = 0;
+    if (he_status_has_body(status)) {
+        for (size_t i = 0; i < count; i++) body_len += parts[i].length;
+    }
     he_prepared *prepared = malloc(sizeof *prepared + he_head_bound(fields_len) + body_len);
     if (!prepared) return NULL;
     atomic_init(&prepared->references, 1);
     prepared->status = status;
     prepared->head_len = he_write_head(prepared->bytes, status, fields, fields_len, body_len);
     prepared->body_len = body_len;
-    if (body_len) memcpy(prepared->bytes + prepared->head_len, body, body_len);
+    unsigned char *out = prepared->bytes + prepared->head_len;
+    for (size_t i = 0; body_len && i < count; i++) {
+        if (parts[i].length) memcpy(out, parts[i].bytes, parts[i].length);
+        out += parts[i].length;
+    }
     return prepared;
 }
 

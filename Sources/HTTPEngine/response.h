@@ -13,6 +13,14 @@ size_t he_head_bound(size_t fields_len);
 /// Writes the status line, `fields` and Content-Length (without the final CRLF) to `out`; returns its length.
 size_t he_write_head(unsigned char *out, int status, const char *fields, size_t fields_len, size_t body_len);
 
+/// A run of bytes.
+typedef struct he_bytes {
+    const unsigned char *bytes;
+    size_t length;
+} he_bytes;
+/// Like he_prepared_create, with the body the concatenation of `parts`.
+he_prepared *he_prepared_compose(int status, const char *fields, size_t fields_len, const he_bytes *parts, size_t count);
+
 int he_prepared_status(const he_prepared *prepared);
 const unsigned char *he_prepared_head(const he_prepared *prepared, size_t *length);
 const unsigned char *he_prepared_body(const he_prepared *prepared, size_t *length);

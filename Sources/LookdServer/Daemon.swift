@@ -48,7 +48,8 @@ public final class Daemon: Sendable {
         options.timeoutMilliseconds = Int(configuration.storeBusyTimeoutMilliseconds)
         options.connections = configuration.storeConnections
         let store = try StoreLocation.parse(configuration.store).open(options, statistics: metrics.store)
-        let fetchTable = EngineFetchTable(accessLog: accessLog.fileDescriptor)
+        let fetchTable = EngineFetchTable(accessLog: accessLog.fileDescriptor, capacityBytes: configuration.limits.fetchTableBytes,
+                                          localizer: localizer)
         metrics.fold(fetchTable)
         services = AppServices(store: store, metrics: metrics, limits: configuration.limits, auth: auth, localizer: localizer, fetchTable: fetchTable)
         server = Server(router: Routes.router(services), limits: configuration.limits, metrics: metrics, accessLog: accessLog,

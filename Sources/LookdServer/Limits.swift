@@ -40,10 +40,15 @@ public struct Limits: Sendable {
     public var workerThreads = 0
     /// Slow requests that may wait for a worker (default 256). Beyond it: 503 `overloaded` with Retry-After.
     public var workerQueue = 256
-    /// Most bytes of cached looks kept in memory (`--cache-bytes`, default 32 MiB): two thirds for each app's shared
-    /// part (layer, encoded look, texts: ~4.5 KB, so about 4,800 apps), one third for responses per app and locale
-    /// (~9 KB each with their prepared 200 and 304). Beyond it, the least recently read of each part go (CLOCK).
-    public var cacheBytes = 32 << 20
+    /// Most bytes of cached looks kept in memory (`--cache-bytes`, default 128 MiB). In the daemon, three quarters go
+    /// to the engine's fetch table: per app, the response's shared pieces once (~3.4 KB for a typical look) and each
+    /// language's own (~0.4 KB: direction, locale, texts, tag), so every one of 50 languages of about 4,300 apps. The
+    /// look cache has the rest: two thirds of it for each app's shared part (~4.6 KB, so about 4,700 apps), one third
+    /// for whole responses per app and locale (~9 KB each with their prepared 200 and 304), which answer what the
+    /// table does not (Accept-Language, other `lang` spellings). Beyond it, the least recently read go (CLOCK).
+    public var cacheBytes = 128 << 20
+    /// The part of `cacheBytes` the engine's fetch table takes in the daemon.
+    public var fetchTableBytes: Int { cacheBytes / 4 * 3 }
 
     public init() {}
 }

@@ -78,6 +78,10 @@ final class Metrics: Sendable {
         out += PrometheusText.sample("lookd_publishes_total", "counter", "Looks published or rolled back (committed).", publishes.load(ordering: .relaxed))
         out += PrometheusText.sample("lookd_open_connections", "gauge", "Connections currently open.", openConnections.load(ordering: .relaxed))
         out += PrometheusText.sample("lookd_inflight_requests", "gauge", "Requests being read or answered.", inflightRequests.load(ordering: .relaxed))
+        if let usage = fetchTable.withLock({ $0?.usage }) {
+            out += PrometheusText.sample("lookd_fetch_table_apps", "gauge", "Apps whose fetch response pieces the engine holds.", usage.apps)
+            out += PrometheusText.sample("lookd_fetch_table_bytes", "gauge", "Bytes the engine's fetch table counts against its capacity.", usage.bytes)
+        }
         out += store.render()
         return out
     }

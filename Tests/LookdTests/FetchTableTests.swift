@@ -9,13 +9,14 @@ struct FetchTableTests {
     /// The app's services and a started server sharing one fetch table.
     final class Fixture: @unchecked Sendable {
         let directory: TemporaryDirectory
-        let table = EngineFetchTable(accessLog: nil)
+        let table: EngineFetchTable
         let metrics = Metrics()
         let services: AppServices
         let server: Server
         let port: UInt16
 
-        init() throws {
+        init(capacityBytes: Int = 8 << 20) throws {
+            table = EngineFetchTable(accessLog: nil, capacityBytes: capacityBytes, localizer: InProcessApp.localizer)
             directory = try TemporaryDirectory()
             let store = try SQLiteLookStore(directory: directory.path + "/data", busyTimeoutMilliseconds: 5000)
             var limits = Limits()
@@ -138,5 +139,68 @@ struct FetchTableTests {
             #expect(object["duration_ms"] is Double || object["duration_ms"] is Int)
         }
         #expect(!log.contains(key))
+    }
+
+    @Test func everyLanguageOfAnAppIsKeptOnceBesideTheSharedPiecesWithTheSameBytesAsTheSwiftPath() throws {
+        let app = try Fixture()
+        let key = newKey()
+        let layer = json(["appName": "Ledgerly", "replyExpectation": ["en": "Usually replies within an hour", "de": "Antwortet meist innerhalb einer Stunde"],
+                          "topics": ["billing", ["id": "export", "label": ["en": "Exports", "ar": "التصدير"], "prefill": "I need help exporting my data."]]])
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: layer).status == 201)
+        let languages = ["de", "ar", "ja", "pt-BR", "zh-Hant", "en"]
+        var bySwift: [String: HTTPResult] = [:]
+        for lang in languages { bySwift[lang] = try app.send("GET", "/v1/apps/\(key)/look?lang=\(lang)") }
+        #expect(app.answered == [0, 0, 0, 0])
+        #expect(app.table.usage.apps == 1)
+        for lang in languages {
+            let swift = try #require(bySwift[lang])
+            let engine = try app.send("GET", "/v1/apps/\(key)/look?lang=\(lang)")
+            #expect(Self.wire(engine) == Self.wire(swift), "\(lang)")
+            #expect(engine.header("Content-Language") == lang)
+            let revalidated = try app.send("GET", "/v1/apps/\(key)/look?lang=\(lang)", [("If-None-Match", try #require(swift.header("ETag")))])
+            #expect(revalidated.status == 304)
+        }
+        #expect(app.answered == [UInt64(languages.count), UInt64(languages.count), 0, 0])
+        #expect(bySwift["ar"]?.json["direction"] as? String == "rtl")
+        // The languages' own bytes are what each costs beyond the shared pieces: far less than a whole response.
+        let body = try #require(bySwift["de"]).body.count
+        #expect(app.table.usage.bytes < body + languages.count * body / 4)
+    }
+
+    @Test func anotherSpellingFillsItsLocaleButOnlyTheExactIdIsAnsweredByTheEngine() throws {
+        let app = try Fixture()
+        let key = newKey()
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["corners": "square"])).status == 201)
+        let german = try app.send("GET", "/v1/apps/\(key)/look?lang=de-DE")
+        #expect(german.header("Content-Language") == "de")
+        #expect(Self.wire(try app.send("GET", "/v1/apps/\(key)/look?lang=de-DE")) == Self.wire(german))
+        #expect(app.answered == [0, 0, 0, 0])
+        #expect(Self.wire(try app.send("GET", "/v1/apps/\(key)/look?lang=de")) == Self.wire(german))
+        #expect(app.answered == [1, 0, 0, 0])
+        // Anything but exactly lang=<id> is the Swift path's.
+        for query in ["lang=DE", "lang=de&x=1", "x=1&lang=de", "lang=d%65"] {
+            #expect(try app.send("GET", "/v1/apps/\(key)/look?\(query)").status == 200)
+        }
+        #expect(app.answered == [1, 0, 0, 0])
+        // An app without a fill is not answered from another's pieces.
+        #expect(try app.send("GET", "/v1/apps/\(newKey())/look?lang=de").status == 404)
+    }
+
+    @Test func overItsCapacityTheTableEvictsWholeAppsAndTheSwiftPathStillAnswers() throws {
+        let app = try Fixture(capacityBytes: 12_000)
+        let keys = (0..<4).map { _ in newKey() }
+        for key in keys {
+            #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["appName": "App \(key.suffix(4))"])).status == 201)
+        }
+        var first: [String: String] = [:]
+        for key in keys {
+            for lang in ["de", "fr"] { first[key + lang] = Self.wire(try app.send("GET", "/v1/apps/\(key)/look?lang=\(lang)")) }
+        }
+        #expect(app.table.usage.bytes <= 12_000)
+        #expect(app.table.usage.apps < keys.count)
+        for key in keys.reversed() {   // the last apps filled are still held
+            for lang in ["de", "fr"] { #expect(Self.wire(try app.send("GET", "/v1/apps/\(key)/look?lang=\(lang)")) == first[key + lang]) }
+        }
+        #expect(app.answered[0] > 0)
     }
 }

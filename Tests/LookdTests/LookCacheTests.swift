@@ -8,12 +8,13 @@ struct LookCacheTests {
     static let resolved = Resolver().resolve(LookLayers(dashboard: .object(["appName": .string("Ledgerly")])))
 
     static func shared(version: Int = 1) -> SharedLook {
-        SharedLook(version: version, layer: "{\"appName\":\"Ledgerly\"}", publishedAt: "2026-12-01T10:00:00.000Z", resolved: resolved,
-                   lookJSON: Array(resolved.jsonData()))
+        SharedLook(appKey: "a", stored: StoredVersion(version: version, layer: "{\"appName\":\"Ledgerly\"}", publishedAt: "2026-12-01T10:00:00.000Z"),
+                   resolved: resolved)
     }
 
     static func look(version: Int = 1, bytes: Int = 100) -> CachedLook {
-        CachedLook(version: version, body: [UInt8](repeating: 0x7B, count: bytes), etag: "\"v\(version)-0123456789abcdef\"", locale: .english)
+        CachedLook(appKey: "a", version: version, locale: .english, shared: FetchBody.Shared(bytes: [UInt8](repeating: 0x7B, count: bytes), cut1: 0, cut2: 0),
+                   language: FetchBody.Language(bytes: [], cut: 0))
     }
 
     static func locale(_ identifier: String) throws -> LocaleTag {
@@ -29,7 +30,9 @@ struct LookCacheTests {
         let perLanguage = (cache.usage.bytes - afterShared) / LocaleTag.all.count
         #expect(cache.usage.entries == LocaleTag.all.count + 1)
         #expect(perLanguage < afterShared, "a language costs its own response only, less than the shared look")
-        #expect(cache.shared(appKey: "a")?.lookJSON == Array(Self.resolved.jsonData()))
+        let kept = try #require(cache.shared(appKey: "a")?.body.bytes)
+        #expect(kept.count > Self.resolved.jsonBytes().count)
+        #expect(kept.starts(with: Array(#"{"appKey":"a","dashboard":{"appName":"Ledgerly"},"look":"#.utf8) + Self.resolved.jsonBytes()))
     }
 
     @Test func evictionKeepsWhatWasReadSinceTheHandPassed() throws {

@@ -55,9 +55,11 @@ typedef struct he_exchange he_exchange;
 /// and written any number of times without copying. Safe to share between threads.
 typedef struct he_prepared he_prepared;
 
-/// A table of cached GET answers keyed by the exact request target (decoded path, '?', raw query) that the loops
-/// write themselves, without calling the handler: the application fills it after answering such a target from its
-/// own cache and invalidates it whenever that cache changes. Thread-safe (one mutex; lookups hold it for a compare).
+/// A table of SDK fetch answers the loops compose and write themselves, without calling the handler: per app (the
+/// path `prefix<key>suffix`), the bytes its response shares across languages, and each language's own bytes, for
+/// a `?lang=<id>` query naming one of the table's languages exactly. The application fills it after answering such a
+/// fetch from its own cache and invalidates it whenever that cache changes. Bounded in bytes; apps are evicted by
+/// CLOCK. Thread-safe (one mutex; an answer holds it while it copies the bytes into a new response).
 typedef struct he_fetch_table he_fetch_table;
 
 /// Called for every complete request. `on_worker` is 0 on a loop thread and 1 on a worker thread.
@@ -139,22 +141,48 @@ he_prepared *he_prepared_create(int status, const char *fields, size_t fields_le
 void he_prepared_retain(he_prepared *prepared);
 void he_prepared_release(he_prepared *prepared);
 
-/// Creates an empty fetch table. `access_log_fd` (or -1 for none) receives one JSON line per request the table
-/// answers, in the access log's format, with `route` as its route. Returns NULL when out of memory.
-he_fetch_table *he_fetch_table_create(int access_log_fd, const char *route);
+/// One language of one app version, for he_fetch_table_fill. The body is `shared[0, cut1)`,
+/// `language_bytes[0, language_cut)`, `shared[cut1, cut2)`, `language_bytes[language_cut, language_len)`,
+/// `shared[cut2, shared_len)`.
+typedef struct he_fetch_fill {
+    const char *key;
+    size_t key_len;
+    long long version;
+    const unsigned char *shared;
+    size_t shared_len;
+    size_t cut1;
+    size_t cut2;
+    size_t language;
+    const unsigned char *language_bytes;
+    size_t language_len;
+    size_t language_cut;
+    const char *etag;
+    size_t etag_len;
+} he_fetch_fill;
+
+/// Creates an empty fetch table (its strings are copied). `access_log_fd` (-1: none) receives one JSON line per
+/// request the table answers, in the access log's format, with `route` as its route. The path of a fetch is `prefix`,
+/// an app key (no '/', at most 128 bytes), `suffix`. `languages`: the `lang` values answered, separated by single
+/// spaces (each under 32 bytes); a fill names one by its position. `ok_fields`, `not_modified_fields`: the fields of a
+/// 200 and of a 304 ("Name: value\r\n" lines, each list under 1,024 bytes), where byte 0x01 stands for the entity tag
+/// and 0x02 for the language's id. `capacity_bytes`: the most bytes the apps' parts may take. Returns NULL when out
+/// of memory or a string is over its bound.
+he_fetch_table *he_fetch_table_create(int access_log_fd, const char *route, const char *prefix, const char *suffix,
+                                      const char *languages, const char *ok_fields, const char *not_modified_fields,
+                                      size_t capacity_bytes);
 /// Frees the table (only after every server using it has stopped).
 void he_fetch_table_destroy(he_fetch_table *table);
 /// The table's invalidation count: read it before reading the application's cache, and pass it to the fill.
 unsigned long long he_fetch_table_generation(he_fetch_table *table);
-/// Keeps `ok` (and `not_modified`, sent when If-None-Match is exactly `etag`) for the target `path?query`. Refused
-/// (returns 0) when an invalidation happened since `generation` was read, or the target or tag is too long; 1 when kept.
-/// Retains both responses; a later fill of a target in the same slot replaces the entry.
-int he_fetch_table_fill(he_fetch_table *table, unsigned long long generation, const char *path, size_t path_len,
-                        const char *query, size_t query_len, const char *etag, size_t etag_len,
-                        he_prepared *ok, he_prepared *not_modified);
-/// Drops every entry whose target begins with `prefix` (every entry when `prefix` is NULL) and makes fills that read
-/// the generation before this call fail. When it returns, no loop writes a dropped entry any more.
-void he_fetch_table_invalidate(he_fetch_table *table, const char *prefix, size_t prefix_len);
+/// Keeps one language of an app version (copying the bytes; an entry of another version of the app is replaced;
+/// apps are evicted by CLOCK to stay within the capacity). Refused (returns 0) when an invalidation happened since
+/// `generation` was read, a part is over its bound, or the app alone would not fit; 1 when kept.
+int he_fetch_table_fill(he_fetch_table *table, unsigned long long generation, const he_fetch_fill *fill);
+/// Drops the app `key` (every app when `key` is NULL) and makes fills that read the generation before this call
+/// fail. When it returns, no loop writes a dropped entry any more.
+void he_fetch_table_invalidate(he_fetch_table *table, const char *key, size_t key_len);
+/// The apps held and the bytes they count.
+void he_fetch_table_usage(he_fetch_table *table, size_t *apps, size_t *bytes);
 /// Requests the table answered, and their summed durations in microseconds, as [GET 200, GET 304, HEAD 200, HEAD 304].
 void he_fetch_table_counts(he_fetch_table *table, unsigned long long counts[4], unsigned long long micros[4]);
 

@@ -125,9 +125,8 @@ final class ServerContext: Sendable {
                     return
                 }
                 response = answer
-                if let generation, let fetchTable, let look = answer.fetchTableEntry, let rawPath = raw.path, let rawQuery = raw.query {
-                    fetchTable.fill(generation: generation, path: UnsafeBufferPointer(start: rawPath, count: raw.path_len),
-                                    query: UnsafeBufferPointer(start: rawQuery, count: raw.query_len), look: look)
+                if let generation, let fetchTable, let look = answer.fetchTableEntry {
+                    fetchTable.fill(generation: generation, look: look)
                 }
             case .wrongMethod(let allowed, let pattern):
                 routeLabel = pattern

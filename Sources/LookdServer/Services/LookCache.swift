@@ -4,56 +4,69 @@ import Synchronization
 
 /// One cached SDK fetch response: the exact body bytes and their ETag for one app version and language, and the
 /// 200 and 304 as wire bytes built once per fill, so that a cache hit is written without building anything. (The
-/// one place a service holds HTTP bytes: the hot path's speed depends on it; docs/design.md.)
+/// one place a service holds HTTP bytes: the hot path's speed depends on it; docs/design.md.) It also keeps the
+/// body's pieces (`FetchBody`), which the engine's fetch table keeps instead of the whole body.
 struct CachedLook: Sendable {
+    var appKey: String
     var version: Int
+    var locale: LocaleTag
     var body: [UInt8]
     /// Strong ETag: `"v<version>-<16 hex digits of fnv1a64Hex(body)>"`. Equal bytes, equal tag.
     var etag: String
+    var shared: FetchBody.Shared
+    var language: FetchBody.Language
     var ok: PreparedResponse
     var notModified: PreparedResponse
 
-    init(version: Int, body: [UInt8], etag: String, locale: LocaleTag) {
+    init(appKey: String, version: Int, locale: LocaleTag, shared: FetchBody.Shared, language: FetchBody.Language) {
+        self.appKey = appKey
         self.version = version
-        self.body = body
-        self.etag = etag
-        let headers: [(name: String, value: String)] = [
-            ("ETag", etag), ("Content-Language", locale.identifier), ("Vary", "Accept-Language"),
+        self.locale = locale
+        self.shared = shared
+        self.language = language
+        body = FetchBody.join(shared, language)
+        etag = "\"v\(version)-\(fnv1a64Hex(body))\""
+        let headers = Self.headers(etag: etag, language: locale.identifier)
+        ok = PreparedResponse(status: 200, headers: headers.ok, body: body)
+        notModified = PreparedResponse(status: 304, headers: headers.notModified, body: [])
+    }
+
+    /// The fields of the 200 and of the 304 for a response tagged `etag` in the language `language` (the one list
+    /// the Swift path and the engine's fetch table both send).
+    static func headers(etag: String, language: String) -> (ok: [(name: String, value: String)], notModified: [(name: String, value: String)]) {
+        let common: [(name: String, value: String)] = [
+            ("ETag", etag), ("Content-Language", language), ("Vary", "Accept-Language"),
             // A CDN may serve it for 30 s and revalidate in the background for 60 s more; a
             // publish is therefore visible everywhere within 90 s.
             ("Cache-Control", "public, max-age=30, stale-while-revalidate=60"),
         ]
-        ok = PreparedResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")] + headers, body: body)
-        notModified = PreparedResponse(status: 304, headers: headers, body: [])
+        return ([("Content-Type", "application/json; charset=utf-8")] + common, common)
     }
 }
 
-/// What every language of one app version shares: the stored layer, the resolved look's encoded JSON and the
-/// texts a language localizes. Built once per app version (decoding, resolving and encoding are the expensive
-/// part of a miss); the resolved look itself is not kept, only what a language's response still needs of it.
+/// What every language of one app version shares: the response body's shared pieces and the texts a language
+/// localizes. Built once per app version (decoding, resolving and encoding are the expensive part of a miss); the
+/// resolved look itself is not kept, only what a language's response still needs of it.
 struct SharedLook: Sendable {
     var version: Int
-    /// The dashboard layer as stored (canonical JSON text).
-    var layer: String
-    var publishedAt: String
     /// The resolved look's reply expectation and topics (what `texts` localizes per language).
     var replyExpectation: LocalizedText
     var topics: [Topic]
-    /// `resolved.jsonData()`: the look's stable JSON bytes.
-    var lookJSON: [UInt8]
+    /// The body's pieces every language shares (the app key, the stored layer, the encoded look, the publication
+    /// time and the version).
+    var body: FetchBody.Shared
 
-    init(version: Int, layer: String, publishedAt: String, resolved: ResolvedLook, lookJSON: [UInt8]) {
-        self.version = version
-        self.layer = layer
-        self.publishedAt = publishedAt
+    init(appKey: String, stored: StoredVersion, resolved: ResolvedLook) {
+        version = stored.version
         replyExpectation = resolved.replyExpectation.value
         topics = resolved.topics.value
-        self.lookJSON = lookJSON
+        body = FetchBody.shared(appKey: appKey, layer: stored.layer, lookJSON: resolved.jsonBytes(), publishedAt: stored.publishedAt,
+                                version: stored.version)
     }
 
-    /// What it counts against the cache's capacity, in bytes: its texts and a fixed estimate per topic.
+    /// What it counts against the cache's capacity, in bytes: its bytes and a fixed estimate per topic.
     var cost: Int {
-        layer.utf8.count + lookJSON.count + publishedAt.utf8.count + 256 + 256 * topics.count
+        body.bytes.count + 256 + 256 * topics.count
     }
 }
 
@@ -187,9 +200,9 @@ final class LookCache: Sendable {
     static let entryOverhead = 160
 
     /// What one language's entry counts against the capacity: the body twice (the Swift bytes and the prepared 200's
-    /// wire bytes), the two prepared heads (about 300 bytes each), the tag, the key and the bookkeeping.
+    /// wire bytes), the language's pieces, the two prepared heads (about 300 bytes each), the tag, the key and the bookkeeping.
     static func cost(of look: CachedLook, appKey: String) -> Int {
-        2 * look.body.count + 600 + look.etag.utf8.count + appKey.utf8.count + entryOverhead
+        2 * look.body.count + look.language.bytes.count + 600 + look.etag.utf8.count + appKey.utf8.count + entryOverhead
     }
 
     /// The bound, in bytes (0: nothing is kept).

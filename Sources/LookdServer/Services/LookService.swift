@@ -28,13 +28,14 @@ final class LookService: Sendable {
     }
 
     /// Builds the service and subscribes the cache to the store's change feed.
-    /// `fetchTable`: the engine's table of cached fetches, invalidated with the cache (nil: none).
+    /// `fetchTable`: the engine's table of cached fetches, invalidated with the cache (nil: none); its capacity is taken
+    /// from `limits.cacheBytes`, and the look cache has the rest.
     init(store: any LookStore, metrics: Metrics, limits: Limits, localizer: Localizer, fetchTable: EngineFetchTable? = nil) {
         self.store = store
         self.localizer = localizer
         self.metrics = metrics
         self.limits = limits
-        let cache = LookCache(capacityBytes: limits.cacheBytes, fetchTable: fetchTable)
+        let cache = LookCache(capacityBytes: max(0, limits.cacheBytes - (fetchTable?.capacityBytes ?? 0)), fetchTable: fetchTable)
         self.cache = cache
         store.watchChanges { change in
             switch change {
@@ -73,7 +74,7 @@ final class LookService: Sendable {
         metrics.cacheMisses.add(1, ordering: .relaxed)
         let ticket = cache.ticket(appKey: appKey)
         guard let stored = try store.current(appKey: appKey) else { throw LookServiceError.appUnknown }
-        let shared = try share(stored)
+        let shared = try share(stored, appKey: appKey)
         cache.keep(shared, appKey: appKey, ticket: ticket)
         let built = build(appKey: appKey, locale: locale, shared)
         cache.keep(built, appKey: appKey, locale: locale, ticket: ticket)
@@ -260,17 +261,11 @@ final class LookService: Sendable {
         return Array(diagnostics.prefix(kept)) + [notice]
     }
 
-    /// `{"appKey","dashboard","direction","locale","look","publishedAt","texts","version"}` — keys
-    /// sorted, the look's own bytes embedded as the resolver encoded them (so equal looks give equal
-    /// bytes). `texts` holds the look's texts in `locale`: the reply expectation and each topic's label
-    /// and prefill — the team's own translation when it has one for the locale's fallback chain, the
-    /// catalog's message for built-in texts.
-    /// The part of a response every language shares: the layer read and resolved, the look encoded.
-    private func share(_ stored: StoredVersion) throws -> SharedLook {
+    /// The part of a response every language shares: the layer read and resolved, the look encoded, the body's shared
+    /// pieces (`FetchBody`).
+    private func share(_ stored: StoredVersion, appKey: String) throws -> SharedLook {
         let layer = try Self.stored(stored.layer)
-        let resolved = resolver.resolve(LookLayers(dashboard: layer))
-        return SharedLook(version: stored.version, layer: stored.layer, publishedAt: stored.publishedAt, resolved: resolved,
-                          lookJSON: resolved.jsonBytes())
+        return SharedLook(appKey: appKey, stored: stored, resolved: resolver.resolve(LookLayers(dashboard: layer)))
     }
 
     /// The catalog's message `key` in `locale` (`english` when the catalog has none), formatted once per process.
@@ -282,6 +277,9 @@ final class LookService: Sendable {
         return text
     }
 
+    /// The response in `locale`: the shared pieces and the language's own — its direction and locale, and `texts`:
+    /// the reply expectation and each topic's label and prefill, the team's own translation when it has one for the
+    /// locale's fallback chain, the catalog's message for built-in texts. The body's shape is `FetchBody`'s.
     private func build(appKey: String, locale: LocaleTag, _ shared: SharedLook) -> CachedLook {
         let chain = localizer.fallbackChain(for: locale).map(\.identifier)
         func localized(_ text: LocalizedText) -> String {
@@ -290,36 +288,23 @@ final class LookService: Sendable {
             }
             return text.text(preferring: chain)
         }
-        var writer = JSONWriter(capacity: shared.layer.utf8.count + shared.lookJSON.count + 1_024)
-        writer.beginObject()
-        writer.member("appKey", appKey)
-        writer.key("dashboard")
-        writer.raw(shared.layer.utf8)
-        writer.member("direction", Localizer.direction(of: locale).rawValue)
-        writer.member("locale", locale.identifier)
-        writer.key("look")
-        writer.raw(shared.lookJSON)
-        writer.member("publishedAt", shared.publishedAt)
-        writer.key("texts")
-        writer.beginObject()
-        writer.member("replyExpectation", localized(shared.replyExpectation))
-        writer.key("topics")
-        writer.beginArray()
-        for topic in shared.topics {
+        let language = FetchBody.language(direction: Localizer.direction(of: locale).rawValue, locale: locale.identifier) { writer in
             writer.beginObject()
-            writer.member("id", topic.id)
-            writer.member("label", localized(topic.label))
-            writer.key("prefill")
-            if let prefill = topic.prefill { writer.string(localized(prefill)) } else { writer.null() }
+            writer.member("replyExpectation", localized(shared.replyExpectation))
+            writer.key("topics")
+            writer.beginArray()
+            for topic in shared.topics {
+                writer.beginObject()
+                writer.member("id", topic.id)
+                writer.member("label", localized(topic.label))
+                writer.key("prefill")
+                if let prefill = topic.prefill { writer.string(localized(prefill)) } else { writer.null() }
+                writer.endObject()
+            }
+            writer.endArray()
             writer.endObject()
         }
-        writer.endArray()
-        writer.endObject()
-        writer.key("version")
-        writer.number(shared.version)
-        writer.endObject()
-        let body = writer.bytes
-        return CachedLook(version: shared.version, body: body, etag: "\"v\(shared.version)-\(fnv1a64Hex(body))\"", locale: locale)
+        return CachedLook(appKey: appKey, version: shared.version, locale: locale, shared: shared.body, language: language)
     }
 }
 

@@ -28,7 +28,7 @@ enum ServeCommand: Command {
           --max-connections-per-ip N  open connections per client address (default 128)
           --idle-timeout SECONDS      close idle connections after this (default 15)
           --threads N                 event loop threads (default: number of CPUs)
-          --cache-bytes BYTES         memory for cached looks: each app's shared part, responses per locale (default 33554432)
+          --cache-bytes BYTES         memory for cached looks: the fetch table (3/4), shared parts and responses (default 134217728)
           --store-busy-timeout MS     SQLite: how long a write waits for a lock; PostgreSQL: each statement's timeout (default 5000)
           --store-connections N       PostgreSQL: most pooled connections, beside the listener's own (default 8)
           --shutdown-grace SECONDS    how long in-flight requests may take after SIGTERM (default 5)

@@ -1,0 +1,91 @@
+import StableJSON
+
+/// The SDK fetch's body, `{"appKey","dashboard","direction","locale","look","publishedAt","texts","version"}` (keys
+/// sorted), cut into what every language of an app version shares and what is a language's own:
+///
+///     {"appKey":…,"dashboard":…,   "direction":…,"locale":…,   "look":…,"publishedAt":…,   "texts":…,   "version":N}
+///     └──────── head ───────────┘  └──── language.before ────┘  └─────── middle ───────┘  └─ after ─┘  └─ tail ──┘
+///
+/// The Swift path joins the pieces into one body; the engine's fetch table keeps the shared pieces once per app
+/// and each language's two pieces, and joins them itself per request. Both give the same bytes as one `JSONWriter`
+/// writing the whole object (compact layout). Value types; `Sendable`.
+enum FetchBody {
+    /// The pieces every language of an app version shares: `bytes` is head, middle and tail; `cut1` ends the head and
+    /// `cut2` the middle (byte offsets).
+    struct Shared: Sendable {
+        var bytes: [UInt8]
+        var cut1: Int
+        var cut2: Int
+    }
+
+    /// A language's own pieces: `bytes[..<cut]` go after the head, `bytes[cut...]` after the middle.
+    struct Language: Sendable {
+        var bytes: [UInt8]
+        var cut: Int
+    }
+
+    /// The shared pieces of an app version.
+    /// - Parameters:
+    ///   - layer: the stored dashboard layer (canonical JSON text), embedded as it is.
+    ///   - lookJSON: the resolved look's stable JSON bytes, embedded as they are.
+    static func shared(appKey: String, layer: String, lookJSON: [UInt8], publishedAt: String, version: Int) -> Shared {
+        // {"appKey":…,"dashboard":…}  →  without its closing brace, with a comma.
+        var head = members { writer in
+            writer.member("appKey", appKey)
+            writer.key("dashboard")
+            writer.raw(layer.utf8)
+        }
+        head.insert(UInt8(ascii: "{"), at: 0)
+        head.append(UInt8(ascii: ","))
+        var middle = members { writer in
+            writer.key("look")
+            writer.raw(lookJSON)
+            writer.member("publishedAt", publishedAt)
+        }
+        middle.append(UInt8(ascii: ","))
+        var tail = members { writer in
+            writer.key("version")
+            writer.number(version)
+        }
+        tail.append(UInt8(ascii: "}"))
+        return Shared(bytes: head + middle + tail, cut1: head.count, cut2: head.count + middle.count)
+    }
+
+    /// A language's pieces: `"direction":…,"locale":…,` and `"texts":…,`, where `texts` writes the texts object's value.
+    static func language(direction: String, locale: String, texts: (inout JSONWriter) -> Void) -> Language {
+        var before = members { writer in
+            writer.member("direction", direction)
+            writer.member("locale", locale)
+        }
+        before.append(UInt8(ascii: ","))
+        var after = members { writer in
+            writer.key("texts")
+            texts(&writer)
+        }
+        after.append(UInt8(ascii: ","))
+        return Language(bytes: before + after, cut: before.count)
+    }
+
+    /// The whole body: head, the language's first piece, middle, its second piece, tail.
+    static func join(_ shared: Shared, _ language: Language) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(shared.bytes.count + language.bytes.count)
+        body += shared.bytes[..<shared.cut1]
+        body += language.bytes[..<language.cut]
+        body += shared.bytes[shared.cut1..<shared.cut2]
+        body += language.bytes[language.cut...]
+        body += shared.bytes[shared.cut2...]
+        return body
+    }
+
+    /// The members `write` writes inside an object, without the object's braces (compact layout, so the bytes between
+    /// the braces are exactly the members and their commas).
+    private static func members(_ write: (inout JSONWriter) -> Void) -> [UInt8] {
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        write(&writer)
+        writer.endObject()
+        let bytes = writer.bytes
+        return Array(bytes[1..<(bytes.count - 1)])
+    }
+}
