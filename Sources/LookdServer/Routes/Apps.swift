@@ -16,16 +16,26 @@ enum AppRoutes {
             let key = try appKey(request)
             let lang = request.query("lang")
             let (locale, _) = try app.strings.negotiate(lang: lang, acceptLanguage: request.header("accept-language"))
+            // The engine's fetch table may answer this app in this language itself from now on when the language came
+            // from `lang` alone (so Accept-Language cannot change the answer).
+            let forFetchTable = try lang != nil && {
+                let alone = try app.strings.negotiate(lang: lang, acceptLanguage: nil)
+                return alone.matched && alone.locale == locale
+            }()
             // A hit, or a new language of an app whose shared part is cached, is answered on the event loop; a miss
             // of the shared part (store read, resolve, encode) moves to the workers.
-            let cached = try request.onEventLoop ? app.looks.fromMemory(appKey: key, locale: locale) ?? { throw RunOnWorkers() }()
-                : app.guardStore { try app.looks.fetch(appKey: key, locale: locale) }
-            var response = Response.prebuilt(EntityTag.noneMatchHolds(request.header("if-none-match"), etag: cached.etag) ? cached.notModified : cached.ok)
-            // The engine may answer this exact target itself from now on when the language came from `lang` alone
-            // (so Accept-Language cannot change the answer).
-            if lang != nil, let alone = try? app.strings.negotiate(lang: lang, acceptLanguage: nil), alone.matched, alone.locale == locale {
-                response.fetchTableEntry = cached
+            let cached = try request.onEventLoop
+                ? app.looks.fromMemory(appKey: key, locale: locale, forFetchTable: forFetchTable) ?? { throw RunOnWorkers() }()
+                : app.guardStore { try app.looks.fetch(appKey: key, locale: locale, forFetchTable: forFetchTable) }
+            let notModified = EntityTag.noneMatchHolds(request.header("if-none-match"), etag: cached.etag)
+            var response: Response
+            if let prepared = cached.prepared {
+                response = .prebuilt(notModified ? prepared.notModified : prepared.ok)
+            } else {
+                let headers = CachedLook.headers(etag: cached.etag, language: cached.locale.identifier)
+                response = notModified ? Response(status: 304, headers: headers.notModified) : Response(status: 200, headers: headers.ok, body: cached.body)
             }
+            if forFetchTable { response.fetchTableEntry = cached }
             return response
         })
 

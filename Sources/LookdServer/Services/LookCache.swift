@@ -7,6 +7,18 @@ import Synchronization
 /// one place a service holds HTTP bytes: the hot path's speed depends on it; docs/design.md.) It also keeps the
 /// body's pieces (`FetchBody`), which the engine's fetch table keeps instead of the whole body.
 struct CachedLook: Sendable {
+    /// The 200 and the 304, built once: what the look cache keeps so that a hit builds nothing.
+    final class Prepared: Sendable {
+        let ok: PreparedResponse
+        let notModified: PreparedResponse
+
+        init(_ look: CachedLook) {
+            let headers = CachedLook.headers(etag: look.etag, language: look.locale.identifier)
+            ok = PreparedResponse(status: 200, headers: headers.ok, body: look.body)
+            notModified = PreparedResponse(status: 304, headers: headers.notModified, body: [])
+        }
+    }
+
     var appKey: String
     var version: Int
     var locale: LocaleTag
@@ -15,10 +27,12 @@ struct CachedLook: Sendable {
     var etag: String
     var shared: FetchBody.Shared
     var language: FetchBody.Language
-    var ok: PreparedResponse
-    var notModified: PreparedResponse
+    /// The prepared 200 and 304; nil for a response built to be answered once and then kept by the engine's fetch
+    /// table instead of the look cache.
+    var prepared: Prepared?
 
-    init(appKey: String, version: Int, locale: LocaleTag, shared: FetchBody.Shared, language: FetchBody.Language) {
+    /// `prepared`: build the 200 and the 304 now (a response the look cache keeps).
+    init(appKey: String, version: Int, locale: LocaleTag, shared: FetchBody.Shared, language: FetchBody.Language, prepared: Bool = true) {
         self.appKey = appKey
         self.version = version
         self.locale = locale
@@ -26,9 +40,7 @@ struct CachedLook: Sendable {
         self.language = language
         body = FetchBody.join(shared, language)
         etag = "\"v\(version)-\(fnv1a64Hex(body))\""
-        let headers = Self.headers(etag: etag, language: locale.identifier)
-        ok = PreparedResponse(status: 200, headers: headers.ok, body: body)
-        notModified = PreparedResponse(status: 304, headers: headers.notModified, body: [])
+        if prepared { self.prepared = Prepared(self) }
     }
 
     /// The fields of the 200 and of the 304 for a response tagged `etag` in the language `language` (the one list

@@ -53,32 +53,35 @@ final class LookService: Sendable {
         return hit
     }
 
-    /// The SDK fetch response for `appKey` in `locale` from memory alone: the cached response, or one built (and
-    /// kept) from the app's cached shared part — the per-language part only (texts, JSON assembly, ETag, the two
-    /// prepared responses: microseconds, no store read, no resolve). nil when the app's shared part is not cached.
-    /// Never reads the store, so the event loop may call it. Thread-safe.
-    func fromMemory(appKey: String, locale: LocaleTag) -> CachedLook? {
+    /// The SDK fetch response for `appKey` in `locale` from memory alone: the cached response, or one built from the
+    /// app's cached shared part — the per-language part only (texts, JSON assembly, ETag: microseconds, no store
+    /// read, no resolve). nil when the app's shared part is not cached. `forFetchTable`: the response is for a fetch
+    /// the engine's fetch table will keep (when the cache has one), so it is built without prepared responses and not
+    /// kept here as well. Never reads the store, so the event loop may call it. Thread-safe.
+    func fromMemory(appKey: String, locale: LocaleTag, forFetchTable: Bool = false) -> CachedLook? {
         if let hit = cached(appKey: appKey, locale: locale) { return hit }
         let ticket = cache.ticket(appKey: appKey)
         guard let shared = cache.shared(appKey: appKey) else { return nil }
         metrics.cacheMisses.add(1, ordering: .relaxed)
-        let built = build(appKey: appKey, locale: locale, shared)
-        cache.keep(built, appKey: appKey, locale: locale, ticket: ticket)
-        return built
+        return keep(build(appKey: appKey, locale: locale, shared, forFetchTable: forFetchTable), ticket: ticket)
     }
 
-    /// The SDK fetch response for `appKey` (already validated) in `locale`. Throws `LookServiceError.appUnknown`
-    /// when the app was never published, StoreError when the store fails.
-    func fetch(appKey: String, locale: LocaleTag) throws -> CachedLook {
-        if let found = fromMemory(appKey: appKey, locale: locale) { return found }
+    /// The SDK fetch response for `appKey` (already validated) in `locale` (`forFetchTable` as for `fromMemory`).
+    /// Throws `LookServiceError.appUnknown` when the app was never published, StoreError when the store fails.
+    func fetch(appKey: String, locale: LocaleTag, forFetchTable: Bool = false) throws -> CachedLook {
+        if let found = fromMemory(appKey: appKey, locale: locale, forFetchTable: forFetchTable) { return found }
         metrics.cacheMisses.add(1, ordering: .relaxed)
         let ticket = cache.ticket(appKey: appKey)
         guard let stored = try store.current(appKey: appKey) else { throw LookServiceError.appUnknown }
         let shared = try share(stored, appKey: appKey)
         cache.keep(shared, appKey: appKey, ticket: ticket)
-        let built = build(appKey: appKey, locale: locale, shared)
-        cache.keep(built, appKey: appKey, locale: locale, ticket: ticket)
-        return built
+        return keep(build(appKey: appKey, locale: locale, shared, forFetchTable: forFetchTable), ticket: ticket)
+    }
+
+    /// Keeps a built response in the look cache, unless it was built for the engine's fetch table.
+    private func keep(_ look: CachedLook, ticket: LookCache.FillTicket) -> CachedLook {
+        if look.prepared != nil { cache.keep(look, appKey: look.appKey, locale: look.locale, ticket: ticket) }
+        return look
     }
 
     /// Reads, validates and publishes a dashboard layer (the request body's bytes) as the app's next version,
@@ -280,7 +283,7 @@ final class LookService: Sendable {
     /// The response in `locale`: the shared pieces and the language's own — its direction and locale, and `texts`:
     /// the reply expectation and each topic's label and prefill, the team's own translation when it has one for the
     /// locale's fallback chain, the catalog's message for built-in texts. The body's shape is `FetchBody`'s.
-    private func build(appKey: String, locale: LocaleTag, _ shared: SharedLook) -> CachedLook {
+    private func build(appKey: String, locale: LocaleTag, _ shared: SharedLook, forFetchTable: Bool) -> CachedLook {
         let chain = localizer.fallbackChain(for: locale).map(\.identifier)
         func localized(_ text: LocalizedText) -> String {
             if case .catalog(let key, let english) = text {
@@ -304,7 +307,8 @@ final class LookService: Sendable {
             writer.endArray()
             writer.endObject()
         }
-        return CachedLook(appKey: appKey, version: shared.version, locale: locale, shared: shared.body, language: language)
+        return CachedLook(appKey: appKey, version: shared.version, locale: locale, shared: shared.body, language: language,
+                          prepared: !(forFetchTable && cache.fetchTable != nil))
     }
 }
 
