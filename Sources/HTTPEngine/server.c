@@ -1031,7 +1031,8 @@ he_server *he_server_start(const char *host, uint16_t port, const he_config *con
     server->config = *config;
     apply_defaults(&server->config);
     server->limits = (he_head_limits){server->config.max_target_bytes, server->config.max_field_bytes, server->config.max_fields};
-    server->id_prefix = (unsigned)(monotonic_now() * 1e6) ^ ((unsigned)getpid() << 16);
+    // Truncated to 32 bits through an unsigned 64-bit integer (a double over UINT_MAX converted straight is undefined).
+    server->id_prefix = (unsigned)(unsigned long long)(monotonic_now() * 1e6) ^ ((unsigned)getpid() << 16);
     server->addresses = he_address_table_create();
     server->loop_count = server->config.loops;
     server->loops = calloc((size_t)server->loop_count, sizeof *server->loops);
