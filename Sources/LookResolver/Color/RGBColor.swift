@@ -47,16 +47,21 @@ public struct RGBColor: Hashable, Sendable, Comparable {
     public var hex: String {
         // Seven ASCII bytes: a small string, built in place without an allocation.
         String(unsafeUninitializedCapacity: 7) { buffer in
-            let digits: StaticString = "0123456789ABCDEF"
-            buffer[0] = UInt8(ascii: "#")
-            buffer[1] = digits.utf8Start[Int(red >> 4)]
-            buffer[2] = digits.utf8Start[Int(red & 15)]
-            buffer[3] = digits.utf8Start[Int(green >> 4)]
-            buffer[4] = digits.utf8Start[Int(green & 15)]
-            buffer[5] = digits.utf8Start[Int(blue >> 4)]
-            buffer[6] = digits.utf8Start[Int(blue & 15)]
+            writeHex(to: buffer.baseAddress!)
             return 7
         }
+    }
+
+    /// Writes ``hex``'s seven ASCII bytes at `out`, which must have room for them.
+    func writeHex(to out: UnsafeMutablePointer<UInt8>) {
+        let digits: StaticString = "0123456789ABCDEF"
+        out[0] = UInt8(ascii: "#")
+        out[1] = digits.utf8Start[Int(red >> 4)]
+        out[2] = digits.utf8Start[Int(red & 15)]
+        out[3] = digits.utf8Start[Int(green >> 4)]
+        out[4] = digits.utf8Start[Int(green & 15)]
+        out[5] = digits.utf8Start[Int(blue >> 4)]
+        out[6] = digits.utf8Start[Int(blue & 15)]
     }
 
     /// The three channels as one 24-bit number, `0xRRGGBB`.
