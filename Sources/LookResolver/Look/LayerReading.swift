@@ -21,31 +21,34 @@ struct LayerReading {
             diagnostics.append(Diagnostic(layer: layer, field: "", code: .invalidLayer, message: "a layer must be a JSON object of look fields, got a \(json.typeName)"))
             return
         }
-        defer { sortDiagnostics() }
-        for (name, value) in members {
-            guard let field = LookField(name: name) else {
-                diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))
-                continue
-            }
-            if case .null = value { continue }
-            guard field.isAllowed(in: layer) else {
-                let allowed = field.allowedLayers.map(\.rawValue).joined(separator: " or ")
-                diagnostics.append(Diagnostic(layer: layer, field: name, code: .fieldNotAllowed, message: "\(name) can only come from the \(allowed) layer; ignored"))
-                continue
-            }
-            switch field {
-            case .accent: accent = take(FieldReader.accent(value), layer)
-            case .corners: corners = take(FieldReader.choice(value, field: field, as: Corners.self), layer)
-            case .font: font = take(FieldReader.choice(value, field: field, as: FontStyle.self), layer)
-            case .headerStyle: headerStyle = take(FieldReader.choice(value, field: field, as: HeaderStyle.self), layer)
-            case .replyExpectation:
-                replyExpectation = take(FieldReader.localizedText(value, field: name, limit: LookLimits.replyExpectation), layer)
-            case .topics: topics = take(FieldReader.topics(value), layer)
-            case .appName: appName = take(FieldReader.appName(value), layer)
-            case .appIconUrl: appIconUrl = take(FieldReader.appIconUrl(value), layer)
-            case .hasBundleIcon: hasBundleIcon = take(FieldReader.bool(value, field: field), layer)
-            case .branding: branding = take(FieldReader.bool(value, field: field), layer)
-            }
+        for (name, value) in members { read(name, value, layer) }
+        sortDiagnostics()
+    }
+
+    /// One member of the layer.
+    private mutating func read(_ name: String, _ value: JSONValue, _ layer: LookLayer) {
+        guard let field = LookField(name: name) else {
+            diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))
+            return
+        }
+        if case .null = value { return }
+        guard field.isAllowed(in: layer) else {
+            let allowed = field.allowedLayers.map(\.rawValue).joined(separator: " or ")
+            diagnostics.append(Diagnostic(layer: layer, field: name, code: .fieldNotAllowed, message: "\(name) can only come from the \(allowed) layer; ignored"))
+            return
+        }
+        switch field {
+        case .accent: accent = take(FieldReader.accent(value), layer)
+        case .corners: corners = take(FieldReader.choice(value, field: field, as: Corners.self), layer)
+        case .font: font = take(FieldReader.choice(value, field: field, as: FontStyle.self), layer)
+        case .headerStyle: headerStyle = take(FieldReader.choice(value, field: field, as: HeaderStyle.self), layer)
+        case .replyExpectation:
+            replyExpectation = take(FieldReader.localizedText(value, field: name, limit: LookLimits.replyExpectation), layer)
+        case .topics: topics = take(FieldReader.topics(value), layer)
+        case .appName: appName = take(FieldReader.appName(value), layer)
+        case .appIconUrl: appIconUrl = take(FieldReader.appIconUrl(value), layer)
+        case .hasBundleIcon: hasBundleIcon = take(FieldReader.bool(value, field: field), layer)
+        case .branding: branding = take(FieldReader.bool(value, field: field), layer)
         }
     }
 
