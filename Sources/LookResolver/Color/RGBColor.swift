@@ -17,9 +17,8 @@ public struct RGBColor: Hashable, Sendable, Comparable {
     /// Returns nil for anything else: no `#`, other lengths, non-hex digits, surrounding spaces, or a
     /// translucent alpha (a chat colour must be opaque for its contrast to mean anything).
     public init?(hex text: String) {
-        var text = text
-        // Native strings are contiguous UTF-8; one pass over the bytes, no iterator.
-        let parsed: (value: UInt32, count: Int)? = text.withUTF8 { utf8 in
+        // Native and small strings are contiguous UTF-8: one pass over the bytes, no iterator, no copy.
+        let parse = { (utf8: UnsafeBufferPointer<UInt8>) -> (value: UInt32, count: Int)? in
             guard (2...9).contains(utf8.count), utf8[0] == UInt8(ascii: "#") else { return nil }
             var value: UInt32 = 0
             for byte in utf8.dropFirst() {
@@ -28,6 +27,8 @@ public struct RGBColor: Hashable, Sendable, Comparable {
             }
             return (value, utf8.count - 1)
         }
+        var text = text
+        let parsed = text.utf8.withContiguousStorageIfAvailable(parse) ?? text.withUTF8(parse)
         guard let (value, count) = parsed else { return nil }
         func byte(_ shift: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift) }
         switch count {

@@ -52,6 +52,12 @@ struct LayerReading {
         }
     }
 
+    /// The diagnostics, moved out (the reading keeps none).
+    mutating func takeDiagnostics() -> [Diagnostic] {
+        defer { diagnostics = [] }
+        return diagnostics
+    }
+
     /// Stable order: by the top-level field the diagnostic is about, then as found within that field.
     private mutating func sortDiagnostics() {
         guard diagnostics.count > 1 else { return }

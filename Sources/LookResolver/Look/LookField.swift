@@ -11,14 +11,13 @@ public enum LookField: String, Sendable, CaseIterable, Hashable {
     case hasBundleIcon
     case branding
 
-    /// The field named `name` exactly (case-sensitive), or nil. Buckets by length and first byte, so a lookup is
-    /// one comparison of short strings rather than the generic switch over every name.
+    /// The field named `name` exactly (case-sensitive), or nil. Buckets by length first, so a lookup is one or
+    /// two comparisons of short strings rather than the generic switch over every name.
     public init?(name: String) {
-        let first = name.utf8.first
         let field: LookField? = switch name.utf8.count {
         case 4: name == "font" ? .font : nil
-        case 6: first == UInt8(ascii: "a") ? (name == "accent" ? .accent : nil) : (name == "topics" ? .topics : nil)
-        case 7: first == UInt8(ascii: "c") ? (name == "corners" ? .corners : nil) : (name == "appName" ? .appName : nil)
+        case 6: name == "accent" ? .accent : (name == "topics" ? .topics : nil)
+        case 7: name == "corners" ? .corners : (name == "appName" ? .appName : nil)
         case 8: name == "branding" ? .branding : nil
         case 10: name == "appIconUrl" ? .appIconUrl : nil
         case 11: name == "headerStyle" ? .headerStyle : nil

@@ -11,9 +11,10 @@ public struct Resolver: Sendable {
     }
 
     public func resolve(_ layers: LookLayers) -> ResolvedLook {
-        let dashboard = LayerReading(layers.dashboard, as: .dashboard)
-        let code = LayerReading(layers.code, as: .code)
-        let inferred = LayerReading(layers.inferred, as: .inferred)
+        // Values are moved out of the readings (`take()`), not copied: no reference counting for what the look keeps.
+        var dashboard = LayerReading(layers.dashboard, as: .dashboard)
+        var code = LayerReading(layers.code, as: .code)
+        var inferred = LayerReading(layers.inferred, as: .inferred)
 
         // Plain optionals, no key paths: a key path applied at run time goes through generic metadata and
         // copies each layer's reading.
@@ -26,11 +27,11 @@ public struct Resolver: Sendable {
 
         let accent = pick(dashboard.accent, code.accent, inferred.accent, default: LookDefaults.accent)
         // `String?` values: each layer's name wrapped once more, so that a layer without one falls through.
-        let appName: ResolvedField<String?> = pick(dashboard.appName.map(Optional.some), code.appName.map(Optional.some), inferred.appName.map(Optional.some), default: nil)
+        let appName: ResolvedField<String?> = pick(dashboard.appName.take().map(Optional.some), code.appName.take().map(Optional.some), inferred.appName.take().map(Optional.some), default: nil)
         let appIcon: ResolvedField<AppIcon>
         if inferred.hasBundleIcon == true {
             appIcon = ResolvedField(value: .bundle, source: .inferred)
-        } else if let url = dashboard.appIconUrl {
+        } else if let url = dashboard.appIconUrl.take() {
             appIcon = ResolvedField(value: .url(url), source: .dashboard)
         } else if let name = appName.value, let letter = AppIcon.monogram(of: name) {
             appIcon = ResolvedField(value: .monogram(letter), source: appName.source)
@@ -43,13 +44,13 @@ public struct Resolver: Sendable {
             corners: pick(dashboard.corners, code.corners, inferred.corners, default: LookDefaults.corners),
             font: pick(dashboard.font, code.font, inferred.font, default: LookDefaults.font),
             headerStyle: pick(dashboard.headerStyle, code.headerStyle, inferred.headerStyle, default: LookDefaults.headerStyle),
-            replyExpectation: pick(dashboard.replyExpectation, code.replyExpectation, inferred.replyExpectation, default: LookDefaults.replyExpectation),
-            topics: pick(dashboard.topics, code.topics, inferred.topics, default: LookDefaults.topics),
+            replyExpectation: pick(dashboard.replyExpectation.take(), code.replyExpectation.take(), inferred.replyExpectation.take(), default: LookDefaults.replyExpectation),
+            topics: pick(dashboard.topics.take(), code.topics.take(), inferred.topics.take(), default: LookDefaults.topics),
             appName: appName,
             appIcon: appIcon,
             branding: pick(dashboard.branding, code.branding, inferred.branding, default: LookDefaults.branding),
             palette: paletteCache?.palette(for: accent.value) ?? Palette(accent: accent.value),
-            diagnostics: Self.concatenated(dashboard.diagnostics, code.diagnostics, inferred.diagnostics)
+            diagnostics: Self.concatenated(dashboard.takeDiagnostics(), code.takeDiagnostics(), inferred.takeDiagnostics())
         )
     }
 
