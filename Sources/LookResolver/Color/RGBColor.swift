@@ -16,7 +16,7 @@ public struct RGBColor: Hashable, Sendable, Comparable {
     /// Parses `#RRGGBB`, `#RGB`, or `#RRGGBBAA` whose alpha is `FF` (opaque); hex digits in either case.
     /// Returns nil for anything else: no `#`, other lengths, non-hex digits, surrounding spaces, or a
     /// translucent alpha (a chat colour must be opaque for its contrast to mean anything).
-    public init?(hex text: String) {
+    public init?(hex text: borrowing String) {
         // Native and small strings are contiguous UTF-8: one pass over the bytes, no iterator, no copy.
         let parse = { (utf8: UnsafeBufferPointer<UInt8>) -> (value: UInt32, count: Int)? in
             guard (2...9).contains(utf8.count), utf8[0] == UInt8(ascii: "#") else { return nil }
@@ -27,8 +27,10 @@ public struct RGBColor: Hashable, Sendable, Comparable {
             }
             return (value, utf8.count - 1)
         }
-        var text = text
-        let parsed = text.utf8.withContiguousStorageIfAvailable(parse) ?? text.withUTF8(parse)
+        let parsed = text.utf8.withContiguousStorageIfAvailable(parse) ?? {
+            var contiguous = copy text
+            return contiguous.withUTF8(parse)
+        }()
         guard let (value, count) = parsed else { return nil }
         func byte(_ shift: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift) }
         switch count {

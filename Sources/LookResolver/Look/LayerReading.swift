@@ -15,17 +15,21 @@ struct LayerReading {
     /// Reads `json` as `layer`. A missing layer reads as empty; a layer that is not an object is ignored whole
     /// (`invalid_layer`). JSON `null` for a field means "not set". Diagnostics are ordered by field name (and,
     /// within a field, as found), so their order never depends on the order of the JSON members.
-    init(_ json: JSONValue?, as layer: LookLayer) {
-        guard let json else { return }
-        guard case .object(let members) = json else {
-            diagnostics.append(Diagnostic(layer: layer, field: "", code: .invalidLayer, message: "a layer must be a JSON object of look fields, got a \(json.typeName)"))
+    init(_ json: borrowing JSONValue?, as layer: LookLayer) {
+        switch json {
+        case nil:
             return
+        case .object(let members)?:
+            for (name, value) in members { read(name, value, layer) }
+            sortDiagnostics()
+        case let other?:
+            diagnostics.append(Diagnostic(layer: layer, field: "", code: .invalidLayer, message: "a layer must be a JSON object of look fields, got a \(other.typeName)"))
         }
-        for (name, value) in members { read(name, value, layer) }
-        sortDiagnostics()
     }
 
-    /// One member of the layer.
+    /// One member of the layer (inlined into the loop: the member's key and value are then borrowed from the
+    /// dictionary rather than retained for a call).
+    @inline(__always)
     private mutating func read(_ name: String, _ value: JSONValue, _ layer: LookLayer) {
         guard let field = LookField(name: name) else {
             diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))

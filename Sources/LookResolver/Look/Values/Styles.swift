@@ -26,11 +26,11 @@ public enum HeaderStyle: String, Sendable, Codable, CaseIterable, Hashable {
 protocol NamedChoice: RawRepresentable<String>, CaseIterable {
     /// The case whose raw value is `name` exactly, or nil: `init(rawValue:)` as a plain `switch` (the
     /// synthesized one searches a table of names, and every resolve reads up to three styles per layer).
-    init?(name: String)
+    init?(name: borrowing String)
 }
 
 extension Corners: NamedChoice {
-    init?(name: String) {
+    init?(name: borrowing String) {
         switch name {
         case "round": self = .round
         case "soft": self = .soft
@@ -41,7 +41,7 @@ extension Corners: NamedChoice {
 }
 
 extension FontStyle: NamedChoice {
-    init?(name: String) {
+    init?(name: borrowing String) {
         switch name {
         case "system": self = .system
         case "rounded": self = .rounded
@@ -52,7 +52,7 @@ extension FontStyle: NamedChoice {
 }
 
 extension HeaderStyle: NamedChoice {
-    init?(name: String) {
+    init?(name: borrowing String) {
         switch name {
         case "person": self = .person
         case "team": self = .team
