@@ -160,8 +160,8 @@ enum FieldReader {
         var problems: [FieldReading<[Topic]>.Problem] = []
         var topics: [Topic] = []
         topics.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            var reading = topic(item, index: index)
+        for index in items.indices {
+            var reading = topic(items[index], index: index)
             if !reading.problems.isEmpty { problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
             // Moved out, not copied: a topic holds several strings.
             guard let topic = reading.value.take() else { continue }
@@ -322,9 +322,11 @@ enum FieldReader {
 
     /// `^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`
     static func isTopicID(_ value: String) -> Bool {
-        let bytes = value.utf8
-        guard (1...64).contains(bytes.count), let first = bytes.first, isAlphanumeric(first) else { return false }
-        return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+        func matches(_ bytes: some Collection<UInt8>) -> Bool {
+            guard (1...64).contains(bytes.count), let first = bytes.first, isAlphanumeric(first) else { return false }
+            return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+        }
+        return value.utf8.withContiguousStorageIfAvailable(matches) ?? matches(value.utf8)
     }
 
     /// An SF Symbol name: lowercase letters and digits in dot-separated parts, at most 64 characters.
