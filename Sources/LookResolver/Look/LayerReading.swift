@@ -71,11 +71,14 @@ struct LayerReading {
             .map(\.element)
     }
 
-    private mutating func take<Value>(_ reading: FieldReading<Value>, _ layer: LookLayer) -> Value? {
-        for problem in reading.problems {
-            diagnostics.append(Diagnostic(layer: layer, field: problem.field, code: problem.code, message: problem.message))
+    /// The reading's value, moved out (the reading is consumed), its problems as diagnostics.
+    private mutating func take<Value>(_ reading: consuming FieldReading<Value>, _ layer: LookLayer) -> Value? {
+        if !reading.problems.isEmpty {
+            for problem in reading.problems {
+                diagnostics.append(Diagnostic(layer: layer, field: problem.field, code: problem.code, message: problem.message))
+            }
         }
-        return reading.value
+        return reading.value.take()
     }
 }
 
