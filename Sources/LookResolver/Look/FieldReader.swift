@@ -105,7 +105,10 @@ enum FieldReader {
     static func localizedText(_ json: JSONValue, field: @autoclosure () -> String, limit: Int, label: Bool = false) -> FieldReading<LocalizedText> {
         switch json {
         case .string(let value):
-            return teamText(value, limit: limit, label: label).reading(field: field()).map { .text($0) }
+            switch teamText(value, limit: limit, label: label) {
+            case .success(let text): return FieldReading(value: .text(text))
+            case .failure(let problem): return .failed(field(), problem.code, problem.message)
+            }
         case .object(let members):
             guard !members.isEmpty else {
                 return .failed(field(), .emptyValue, "expected at least one language, e.g. {\"en\": \"…\"}")
@@ -393,11 +396,6 @@ extension Result where Failure == FieldReader.TextProblem {
     }
 }
 
-extension FieldReading {
-    func map<Other>(_ transform: (Value) -> Other) -> FieldReading<Other> {
-        FieldReading<Other>(value: value.map(transform), problems: problems.map { .init(field: $0.field, code: $0.code, message: $0.message) })
-    }
-}
 
 extension String {
     /// Without leading and trailing white space and newlines (Unicode White_Space).
