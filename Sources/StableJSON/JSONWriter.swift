@@ -131,73 +131,109 @@ public struct JSONWriter {
     }
 
     // MARK: - Streaming
+    //
+    // Every call checks `pretty` first. The compact layout (what the daemon sends) keeps one flag, `comma`, and
+    // each call reserves its bytes once and stores them through a pointer, inlined into the caller. The
+    // indented layouts keep the line and depth state and go through ``separate()``, out of line.
 
-    @inlinable
-    public mutating func beginObject() {
-        separate()
-        buffer.append(UInt8(ascii: "{"))
-        open()
-    }
+    @inlinable @inline(__always)
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func endObject() { close(UInt8(ascii: "}")) }
 
-    @inlinable
-    public mutating func beginArray() {
-        separate()
-        buffer.append(UInt8(ascii: "["))
-        open()
-    }
+    @inlinable @inline(__always)
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// An object member's key; the next call writes its value.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func key(_ name: String) {
-        separate()
-        appendString(name)
-        separateKey()
+        guard pretty else { return appendString(name, key: true) }
+        indentedKey(name)
     }
 
     /// An object member's key known when the program is compiled: ASCII that needs no escaping (no control
     /// character, `"` or `\`; checked in debug builds). One copy, no scan: the fast path for fixed keys.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func key(static name: StaticString) {
-        assert(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a static key must need no escaping")
-        separate()
-        buffer.append(UInt8(ascii: "\""))
-        appendStatic(name)
-        buffer.append(UInt8(ascii: "\""))
-        separateKey()
+        assert(Self.needsNoEscape(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)), "a static key must need no escaping")
+        guard pretty else {
+            let count = name.utf8CodeUnitCount
+            return compact(reserving: count + 3, endsValue: false) { out in
+                out[0] = UInt8(ascii: "\"")
+                OutputBuffer.copy(name.utf8Start, count: count, to: out + 1)
+                out[count + 1] = UInt8(ascii: "\"")
+                out[count + 2] = UInt8(ascii: ":")
+                return count + 3
+            }
+        }
+        indentedKey(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     }
 
     /// `key(static: name)` then `string(text)`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func member(static name: StaticString, _ text: String) {
         key(static: name)
         string(text)
     }
 
-    @inlinable
+    /// `key(static: name)` then `string(static: text)`.
+    @inlinable @inline(__always)
+    public mutating func member(static name: StaticString, static text: StaticString) {
+        key(static: name)
+        string(static: text)
+    }
+
+    @inlinable @inline(__always)
     public mutating func string(_ text: String) {
-        separate()
-        appendString(text)
+        if pretty { separate() }
+        appendString(text, key: false)
+    }
+
+    /// A string value known when the program is compiled that needs no escaping (no control character, `"` or
+    /// `\`; checked in debug builds): one copy, no scan.
+    @inlinable @inline(__always)
+    public mutating func string(static text: StaticString) {
+        assert(Self.needsNoEscape(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)), "a static string must need no escaping")
+        let count = text.utf8CodeUnitCount
+        string(unescapedCount: count) { OutputBuffer.copy(text.utf8Start, count: count, to: $0) }
+    }
+
+    /// A string value of exactly `count` UTF-8 bytes that `body` writes straight into the output, in place,
+    /// without a `String` or an escape scan: `body` must initialize all `count` bytes at the pointer it is given,
+    /// and they must be valid UTF-8 that needs no escaping (no byte below 0x20, no `"` or `\`). A wrong byte
+    /// writes invalid JSON; debug builds check. `count` must be ≥ 0. For text made of digits and letters, such
+    /// as `#RRGGBB` colours.
+    @inlinable @inline(__always)
+    public mutating func string(unescapedCount count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        precondition(count >= 0, "count must not be negative")
+        if pretty { separate() }
+        compact(reserving: count + 2, endsValue: true) { out in
+            out[0] = UInt8(ascii: "\"")
+            body(out + 1)
+            assert(Self.needsNoEscape(UnsafeBufferPointer(start: out + 1, count: count)), "the bytes written must need no escaping")
+            out[count + 1] = UInt8(ascii: "\"")
+            return count + 2
+        }
     }
 
     public mutating func number(_ number: JSONNumber) {
         separate()
         appendUTF8(of: number.literal)
+        valueWritten()
     }
 
     /// An integer in decimal.
     @inlinable
     public mutating func number(_ value: Int) {
-        separate()
-        if value >= 0, value < 10 {
-            buffer.append(UInt8(ascii: "0") + UInt8(value))
-        } else {
-            appendUTF8(of: String(value))
+        if pretty { separate() }
+        compact(reserving: 21, endsValue: true) { out in
+            if value < 0 { out[0] = UInt8(ascii: "-") }
+            let sign = value < 0 ? 1 : 0
+            return sign + Self.writeDigits(of: value.magnitude, to: out + sign)
         }
     }
 
@@ -208,25 +244,43 @@ public struct JSONWriter {
     /// faster, and exact. `places` must be in 0...18.
     public mutating func number(_ units: Int, places: Int) {
         precondition((0...18).contains(places), "places must be in 0...18")
-        separate()
-        if units < 0 { buffer.append(UInt8(ascii: "-")) }
-        var magnitude = units.magnitude
-        var scale: UInt = 1
-        for _ in 0..<places { scale *= 10 }
-        appendDigits(of: magnitude / scale)
-        magnitude %= scale
-        guard magnitude > 0 else { return }
-        buffer.append(UInt8(ascii: "."))
-        var digits = places
-        while magnitude % 10 == 0 {
-            magnitude /= 10
-            digits -= 1
-        }
-        var divisor: UInt = 1
-        for _ in 1..<digits { divisor *= 10 }
-        while divisor > 0 {
-            buffer.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
-            divisor /= 10
+        if pretty { separate() }
+        // A sign, at most 20 digits (19 with a point) and a point.
+        compact(reserving: 22, endsValue: true) { out in
+            var magnitude = units.magnitude
+            var digits = 1
+            var rest = magnitude / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            // The integer part has at least one digit; the fraction loses its trailing zeros.
+            let integerDigits = max(digits - places, 1)
+            var fractionDigits = places
+            while fractionDigits > 0, magnitude % 10 == 0 {
+                magnitude /= 10
+                fractionDigits -= 1
+            }
+            let sign = units < 0 ? 1 : 0
+            out[0] = UInt8(ascii: "-")
+            // Right to left: the fraction's digits, the point, the integer part's digits (leading zeros as needed).
+            let end = sign + integerDigits + (fractionDigits > 0 ? fractionDigits + 1 : 0)
+            var index = end
+            for _ in 0..<fractionDigits {
+                index -= 1
+                out[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            if fractionDigits > 0 {
+                index -= 1
+                out[index] = UInt8(ascii: ".")
+            }
+            while index > sign {
+                index -= 1
+                out[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            return end
         }
     }
 
@@ -240,12 +294,14 @@ public struct JSONWriter {
     public mutating func bool(_ value: Bool) {
         separate()
         appendStatic(value ? "true" : "false")
+        valueWritten()
     }
 
     @inlinable
     public mutating func null() {
         separate()
         appendStatic("null")
+        valueWritten()
     }
 
     /// Writes `bytes` unchanged as the next value: one complete JSON value that this writer produced earlier
@@ -256,6 +312,7 @@ public struct JSONWriter {
         if bytes.withContiguousStorageIfAvailable({ buffer.append($0) }) == nil {
             Array(bytes).withUnsafeBufferPointer { buffer.append($0) }
         }
+        valueWritten()
     }
 
     /// `key(name)` then `string(text)`.
@@ -267,9 +324,29 @@ public struct JSONWriter {
 
     // MARK: - Layout
 
-    /// Before a value or key: nothing after a key; else a comma unless first, and a new line when pretty.
-    @inlinable
+    /// Compact: the comma before the next item when one is due, then what `body` writes (at most `count` bytes;
+    /// it returns how many), in one reservation. `endsValue`: what was written completes a value, so the next
+    /// item needs a comma. In an indented layout nothing is prefixed (``separate()`` has run).
+    @inlinable @inline(__always)
+    mutating func compact(reserving count: Int, endsValue: Bool, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let state = self.state
+        let comma = !pretty && state.pointee.comma
+        state.pointee.comma = endsValue
+        buffer.write(reserving: count + 1) { out in
+            out[0] = UInt8(ascii: ",")
+            let at = comma ? 1 : 0
+            return at + body(out + at)
+        }
+    }
+
+    /// Before a value or key. Compact: a comma when one is due (``compact(reserving:endsValue:_:)`` does
+    /// this inline). Indented: nothing after a key; else a comma unless first, and a new line or a space.
+    @usableFromInline
     mutating func separate() {
+        guard pretty else {
+            if state.pointee.comma { buffer.append(UInt8(ascii: ",")) }
+            return
+        }
         if state.pointee.afterKey {
             state.pointee.afterKey = false
             return
@@ -278,7 +355,6 @@ public struct JSONWriter {
         let first = state.pointee.first
         if !first { buffer.append(UInt8(ascii: ",")) }
         state.pointee.first = false
-        guard pretty else { return }
         if state.pointee.depth <= layout.lineDepth {
             if state.pointee.blankLine {
                 state.pointee.blankLine = false
@@ -290,28 +366,60 @@ public struct JSONWriter {
         }
     }
 
-    /// After a key: the colon, with the layout's spaces.
+    /// After a value written through ``separate()``: in the compact layout, the next item needs a comma.
     @inlinable
-    mutating func separateKey() {
-        if pretty {
-            if layout.spaceBeforeColon { buffer.append(0x20) }
-            buffer.append(UInt8(ascii: ":"))
-            buffer.append(0x20)
-        } else {
-            buffer.append(UInt8(ascii: ":"))
-        }
+    mutating func valueWritten() {
+        state.pointee.comma = true
+    }
+
+    /// A key in an indented layout: separated, quoted and escaped, then the colon with the layout's spaces.
+    @usableFromInline
+    mutating func indentedKey(_ utf8: UnsafeBufferPointer<UInt8>) {
+        separate()
+        appendEscaped(utf8, key: false)
+        if layout.spaceBeforeColon { buffer.append(0x20) }
+        buffer.append(UInt8(ascii: ":"))
+        buffer.append(0x20)
         state.pointee.afterKey = true
     }
 
-    @inlinable
-    mutating func open() {
+    @usableFromInline
+    mutating func indentedKey(_ name: String) {
+        var name = name
+        name.withUTF8 { indentedKey($0) }
+    }
+
+    @inlinable @inline(__always)
+    mutating func open(_ bracket: UInt8) {
+        guard pretty else {
+            return compact(reserving: 1, endsValue: false) { out in
+                out[0] = bracket
+                return 1
+            }
+        }
+        indentedOpen(bracket)
+    }
+
+    @usableFromInline
+    mutating func indentedOpen(_ bracket: UInt8) {
+        separate()
+        buffer.append(bracket)
         state.pointee.depth += 1
         state.pointee.first = true
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func close(_ bracket: UInt8) {
-        let onLines = pretty && state.pointee.depth <= layout.lineDepth
+        guard pretty else {
+            state.pointee.comma = true
+            return buffer.append(bracket)
+        }
+        indentedClose(bracket)
+    }
+
+    @usableFromInline
+    mutating func indentedClose(_ bracket: UInt8) {
+        let onLines = state.pointee.depth <= layout.lineDepth
         state.pointee.depth -= 1
         state.pointee.blankLine = false
         if onLines {
@@ -345,57 +453,98 @@ public struct JSONWriter {
         text.withUTF8 { buffer.append($0) }
     }
 
-    @usableFromInline
-    mutating func appendDigits(of value: UInt) {
-        if value < 10 {
-            buffer.append(UInt8(ascii: "0") + UInt8(value))
-            return
+    /// Writes `value` in decimal at `out` (room for 20 bytes); returns how many bytes.
+    @inlinable
+    static func writeDigits(of value: UInt, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 1
+        var rest = value / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
         }
-        var divisor: UInt = 10
-        while value / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            buffer.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
-        }
+        var value = value
+        var index = count
+        repeat {
+            index -= 1
+            out[index] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+        } while index > 0
+        return count
     }
 
     // MARK: - Strings
 
-    @inlinable
-    mutating func appendString(_ text: String) {
-        var text = text
-        text.withUTF8 { appendEscaped($0) }
+    /// `text` quoted and escaped, as a key (compact: with its colon) or a value; compact: with the comma before
+    /// it when one is due.
+    @inlinable @inline(__always)
+    mutating func appendString(_ text: String, key: Bool) {
+        // Native and small strings are contiguous UTF-8: no copy of the string, no retain.
+        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, key: key) }) == nil {
+            var text = text
+            text.withUTF8 { appendEscaped($0, key: key) }
+        }
     }
 
-    /// The offset of the first byte of `utf8` that must be escaped (a control character, `"` or `\`), or
-    /// `utf8.count`: eight bytes per step (SWAR), then byte by byte.
+    /// Whether no byte of `utf8` needs escaping.
     @inlinable
-    static func firstByteToEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+    static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        !utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+    }
+
+    /// Copies `utf8` to `out` up to its first byte that must be escaped (a control character, `"` or `\`) and
+    /// returns that byte's offset, or `utf8.count` when there is none: eight bytes per step (SWAR), then byte by
+    /// byte. `out` must have room for `utf8.count` bytes; bytes after the returned offset may be overwritten.
+    @inlinable
+    static func copyUpToEscape(_ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
         guard let base = utf8.baseAddress else { return 0 }
+        let count = utf8.count
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var index = 0
-        while index + 8 <= utf8.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            // A byte below 0x20, or equal to 0x22 or 0x5C, sets its high bit in `flags` (bytes ≥ 0x80 never do).
+        while index + 8 <= count {
+            let raw = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(out + index).storeBytes(of: raw, as: UInt64.self)
+            // The first byte in the lowest bits on any machine. A byte below 0x20, or equal to 0x22 or 0x5C, sets
+            // its high bit in `flags` (bytes ≥ 0x80 never do); the lowest flag is exact (a borrow only moves
+            // upward, from a byte that is flagged itself), so it marks the first such byte.
+            let word = UInt64(littleEndian: raw)
             let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
             let flags = (((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
-            if flags != 0 { break }
+            if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
             index += 8
         }
-        while index < utf8.count {
-            let byte = utf8[index]
+        while index < count {
+            let byte = base[index]
             if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            out[index] = byte
             index += 1
         }
         return index
     }
 
-    /// `utf8` quoted and escaped. Most strings need no escape: one scan, then one copy.
-    @inlinable
-    mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        buffer.append(UInt8(ascii: "\""))
-        var runStart = 0
-        var index = Self.firstByteToEscape(utf8)
+    /// `utf8` quoted and escaped; compact: with the comma before it when one is due, and after a key its colon.
+    /// Most strings need no escape: one pass that scans and copies, into space reserved once.
+    @inlinable @inline(__always)
+    mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, key: Bool) {
+        let count = utf8.count
+        let colon = key && !pretty
+        var copied = 0
+        compact(reserving: count + 3, endsValue: !key) { out in
+            out[0] = UInt8(ascii: "\"")
+            copied = Self.copyUpToEscape(utf8, to: out + 1)
+            guard copied == count else { return copied + 1 }
+            out[count + 1] = UInt8(ascii: "\"")
+            out[count + 2] = UInt8(ascii: ":")
+            return count + (colon ? 3 : 2)
+        }
+        if copied < count { appendEscapedRest(utf8, from: copied, colon: colon) }
+    }
+
+    /// The bytes of `utf8` from `start` (a byte that must be escaped) on, escaped, the closing quote, and the
+    /// colon when `colon`.
+    @usableFromInline
+    mutating func appendEscapedRest(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int, colon: Bool) {
+        var runStart = start
+        var index = start
         let count = utf8.count
         while index < count {
             let byte = utf8[index]
@@ -420,5 +569,6 @@ public struct JSONWriter {
         }
         if runStart < count { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
         buffer.append(UInt8(ascii: "\""))
+        if colon { buffer.append(UInt8(ascii: ":")) }
     }
 }

@@ -11,6 +11,8 @@ final class OutputBuffer {
         @usableFromInline var depth = 0
         @usableFromInline var first = true
         @usableFromInline var afterKey = false
+        /// Compact layout: the next value or key needs a comma before it (a value ended in its container).
+        @usableFromInline var comma = false
         /// An empty line is due before the next member or element (``JSONWriter/blankLine()``).
         @usableFromInline var blankLine = false
 
@@ -52,6 +54,29 @@ final class OutputBuffer {
         if state.pointee.count + bytes.count > state.pointee.capacity { grow(toAtLeast: state.pointee.count + bytes.count) }
         (state.pointee.start + state.pointee.count).update(from: source, count: bytes.count)
         state.pointee.count += bytes.count
+    }
+
+    /// Lets `body` write at most `count` bytes at the end of the output, in space reserved once; `body` returns
+    /// how many it wrote. The one capacity check of a call that writes several pieces.
+    @inlinable
+    func write(reserving count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let state = self.state
+        if state.pointee.capacity - state.pointee.count < count { grow(toAtLeast: state.pointee.count + count) }
+        state.pointee.count += body(state.pointee.start + state.pointee.count)
+    }
+
+    /// Copies `count` bytes, eight at a time then one at a time (keys and names are short: no call to memmove).
+    @inlinable
+    static func copy(_ source: UnsafePointer<UInt8>, count: Int, to out: UnsafeMutablePointer<UInt8>) {
+        var index = 0
+        while index + 8 <= count {
+            UnsafeMutableRawPointer(out + index).storeBytes(of: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            index += 8
+        }
+        while index < count {
+            out[index] = source[index]
+            index += 1
+        }
     }
 
     /// At least doubles the capacity, so appending n bytes one at a time costs O(n).

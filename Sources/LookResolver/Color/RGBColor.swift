@@ -16,10 +16,9 @@ public struct RGBColor: Hashable, Sendable, Comparable {
     /// Parses `#RRGGBB`, `#RGB`, or `#RRGGBBAA` whose alpha is `FF` (opaque); hex digits in either case.
     /// Returns nil for anything else: no `#`, other lengths, non-hex digits, surrounding spaces, or a
     /// translucent alpha (a chat colour must be opaque for its contrast to mean anything).
-    public init?(hex text: String) {
-        var text = text
-        // Native strings are contiguous UTF-8; one pass over the bytes, no iterator.
-        let parsed: (value: UInt32, count: Int)? = text.withUTF8 { utf8 in
+    public init?(hex text: borrowing String) {
+        // Native and small strings are contiguous UTF-8: one pass over the bytes, no iterator, no copy.
+        let parse = { (utf8: UnsafeBufferPointer<UInt8>) -> (value: UInt32, count: Int)? in
             guard (2...9).contains(utf8.count), utf8[0] == UInt8(ascii: "#") else { return nil }
             var value: UInt32 = 0
             for byte in utf8.dropFirst() {
@@ -28,6 +27,10 @@ public struct RGBColor: Hashable, Sendable, Comparable {
             }
             return (value, utf8.count - 1)
         }
+        let parsed = text.utf8.withContiguousStorageIfAvailable(parse) ?? {
+            var contiguous = copy text
+            return contiguous.withUTF8(parse)
+        }()
         guard let (value, count) = parsed else { return nil }
         func byte(_ shift: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift) }
         switch count {
@@ -47,16 +50,21 @@ public struct RGBColor: Hashable, Sendable, Comparable {
     public var hex: String {
         // Seven ASCII bytes: a small string, built in place without an allocation.
         String(unsafeUninitializedCapacity: 7) { buffer in
-            let digits: StaticString = "0123456789ABCDEF"
-            buffer[0] = UInt8(ascii: "#")
-            buffer[1] = digits.utf8Start[Int(red >> 4)]
-            buffer[2] = digits.utf8Start[Int(red & 15)]
-            buffer[3] = digits.utf8Start[Int(green >> 4)]
-            buffer[4] = digits.utf8Start[Int(green & 15)]
-            buffer[5] = digits.utf8Start[Int(blue >> 4)]
-            buffer[6] = digits.utf8Start[Int(blue & 15)]
+            writeHex(to: buffer.baseAddress!)
             return 7
         }
+    }
+
+    /// Writes ``hex``'s seven ASCII bytes at `out`, which must have room for them.
+    func writeHex(to out: UnsafeMutablePointer<UInt8>) {
+        let digits: StaticString = "0123456789ABCDEF"
+        out[0] = UInt8(ascii: "#")
+        out[1] = digits.utf8Start[Int(red >> 4)]
+        out[2] = digits.utf8Start[Int(red & 15)]
+        out[3] = digits.utf8Start[Int(green >> 4)]
+        out[4] = digits.utf8Start[Int(green & 15)]
+        out[5] = digits.utf8Start[Int(blue >> 4)]
+        out[6] = digits.utf8Start[Int(blue & 15)]
     }
 
     /// The three channels as one 24-bit number, `0xRRGGBB`.

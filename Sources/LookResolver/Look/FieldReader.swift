@@ -45,8 +45,8 @@ enum FieldReader {
                 if isLight { light = color } else { dark = color }
             }
             // Stable order whatever the members' order: dark before light, then unknown keys sorted.
-            problems.sort { $0.field < $1.field }
-            for key in unknown.sorted() {
+            if problems.count > 1 { problems.sort { $0.field < $1.field } }
+            for key in unknown.isEmpty ? [] : unknown.sorted() {
                 problems.append(.init(field: "accent.\(key)", code: .unknownField, message: "accent takes 'light' and 'dark'; '\(clip(key))' is ignored"))
             }
             if problems.contains(where: { $0.code.severity == .error }) { return FieldReading(value: nil, problems: problems) }
@@ -60,11 +60,11 @@ enum FieldReader {
         }
     }
 
-    static func choice<Choice: RawRepresentable & CaseIterable>(_ json: JSONValue, field: LookField, as _: Choice.Type) -> FieldReading<Choice> where Choice.RawValue == String {
+    static func choice<Choice: NamedChoice>(_ json: JSONValue, field: LookField, as _: Choice.Type) -> FieldReading<Choice> {
         guard case .string(let text) = json else {
             return .failed(field.rawValue, .invalidType, "expected a string, got a \(json.typeName)")
         }
-        guard let value = Choice(rawValue: text) else {
+        guard let value = Choice(name: text) else {
             let known = Choice.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
             return .failed(field.rawValue, .unknownValue, "unknown value '\(clip(text))' (this version knows \(known)); ignored")
         }
@@ -105,7 +105,10 @@ enum FieldReader {
     static func localizedText(_ json: JSONValue, field: @autoclosure () -> String, limit: Int, label: Bool = false) -> FieldReading<LocalizedText> {
         switch json {
         case .string(let value):
-            return teamText(value, limit: limit, label: label).reading(field: field()).map { .text($0) }
+            switch teamText(value, limit: limit, label: label) {
+            case .success(let text): return FieldReading(value: .text(text))
+            case .failure(let problem): return .failed(field(), problem.code, problem.message)
+            }
         case .object(let members):
             guard !members.isEmpty else {
                 return .failed(field(), .emptyValue, "expected at least one language, e.g. {\"en\": \"…\"}")
@@ -113,7 +116,10 @@ enum FieldReader {
             guard members.count <= LookLimits.localizedEntries else {
                 return .failed(field(), .tooLong, "more than \(LookLimits.localizedEntries) languages")
             }
-            var texts = [String: String](minimumCapacity: members.count)
+            var texts: [String: String] = [:]
+            // Whether trimming changed a text: only then is a new dictionary filled; else the texts are the
+            // members' strings as they are (`mapValues` keeps the members' hash table: no key is hashed again).
+            var trimmed = false
             var problems: [FieldReading<LocalizedText>.Problem] = []
             for (tag, json) in members {
                 guard isLanguageTag(tag) else {
@@ -125,13 +131,21 @@ enum FieldReader {
                     continue
                 }
                 switch teamText(value, limit: limit, label: label) {
-                case .success(let text): texts[tag] = text
+                case .success(let text):
+                    if !trimmed, text.utf8.count != value.utf8.count {
+                        trimmed = true
+                        texts.reserveCapacity(members.count)
+                    }
+                    if trimmed { texts[tag] = text }
                 case .failure(let problem): problems.append(.init(field: "\(field()).\(tag)", code: problem.code, message: problem.message))
                 }
             }
             guard problems.isEmpty else {
                 return FieldReading(value: nil, problems: problems.sorted { $0.field < $1.field })
             }
+            guard trimmed else { return FieldReading(value: .localized(members.mapValues { $0.stringValue ?? "" })) }
+            // The texts before the first trimmed one were skipped: fill them in (as they are).
+            for (tag, json) in members where texts[tag] == nil { texts[tag] = json.stringValue ?? "" }
             return FieldReading(value: .localized(texts))
         default:
             return .failed(field(), .invalidType, "expected a string or an object of language tag → string, got a \(json.typeName)")
@@ -149,8 +163,8 @@ enum FieldReader {
         var problems: [FieldReading<[Topic]>.Problem] = []
         var topics: [Topic] = []
         topics.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            var reading = topic(item, index: index)
+        for index in items.indices {
+            var reading = topic(items[index], index: index)
             if !reading.problems.isEmpty { problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
             // Moved out, not copied: a topic holds several strings.
             guard let topic = reading.value.take() else { continue }
@@ -192,7 +206,7 @@ enum FieldReader {
             default: unknown.append(key)
             }
         }
-        for key in unknown.sorted() {
+        for key in unknown.isEmpty ? [] : unknown.sorted() {
             problems.append(.init(field: "\(path).\(key)", code: .unknownField, message: "a topic has id, label, symbol and prefill; '\(clip(key))' is ignored"))
         }
         var id: String?
@@ -209,7 +223,7 @@ enum FieldReader {
         var label: LocalizedText?
         if let json = labelJSON, !json.isNull {
             let reading = localizedText(json, field: "\(path).label", limit: LookLimits.topicLabel, label: true)
-            problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) }
+            if !reading.problems.isEmpty { problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
             label = reading.value
         } else {
             problems.append(.init(field: "\(path).label", code: .missingValue, message: "a topic needs a label"))
@@ -228,7 +242,7 @@ enum FieldReader {
         var prefill: LocalizedText?
         if let json = prefillJSON, !json.isNull {
             let reading = localizedText(json, field: "\(path).prefill", limit: LookLimits.topicPrefill)
-            problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) }
+            if !reading.problems.isEmpty { problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
             prefill = reading.value
         }
         guard !problems.contains(where: { $0.code.severity == .error }), let id, let label else {
@@ -250,6 +264,19 @@ enum FieldReader {
     /// app name, a topic label) also refuses bidi controls (`bidi_control`, see ``VisibleText/isBidiControl(_:)``):
     /// they are refused rather than removed, so what is shown is always exactly what the team wrote.
     static func teamText(_ value: String, limit: Int, label: Bool = false) -> Result<String, TextProblem> {
+        // Printable ASCII that starts and ends with a visible character, the common case, in one pass over the
+        // bytes: nothing to trim, visible, no control or bidi character; its length is its byte count.
+        let printable = value.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let first = bytes.first, let last = bytes.last, first > 0x20, last > 0x20 else { return false }
+            return bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        }
+        if printable == true {
+            let count = value.utf8.count
+            guard count <= limit else {
+                return .failure(TextProblem(code: .tooLong, message: "\(count) characters; at most \(limit)"))
+            }
+            return .success(value)
+        }
         let trimmed = value.trimmingWhitespace()
         guard !trimmed.isEmpty else { return .failure(TextProblem(code: .emptyValue, message: "must not be empty")) }
         // Printable ASCII, the common case: trimmed, it starts with a visible character, and has no control or
@@ -298,9 +325,11 @@ enum FieldReader {
 
     /// `^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`
     static func isTopicID(_ value: String) -> Bool {
-        let bytes = Array(value.utf8)
-        guard (1...64).contains(bytes.count), isAlphanumeric(bytes[0]) else { return false }
-        return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+        func matches(_ bytes: some Collection<UInt8>) -> Bool {
+            guard (1...64).contains(bytes.count), let first = bytes.first, isAlphanumeric(first) else { return false }
+            return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+        }
+        return value.utf8.withContiguousStorageIfAvailable(matches) ?? matches(value.utf8)
     }
 
     /// An SF Symbol name: lowercase letters and digits in dot-separated parts, at most 64 characters.
@@ -367,11 +396,6 @@ extension Result where Failure == FieldReader.TextProblem {
     }
 }
 
-extension FieldReading {
-    func map<Other>(_ transform: (Value) -> Other) -> FieldReading<Other> {
-        FieldReading<Other>(value: value.map(transform), problems: problems.map { .init(field: $0.field, code: $0.code, message: $0.message) })
-    }
-}
 
 extension String {
     /// Without leading and trailing white space and newlines (Unicode White_Space).

@@ -15,38 +15,51 @@ struct LayerReading {
     /// Reads `json` as `layer`. A missing layer reads as empty; a layer that is not an object is ignored whole
     /// (`invalid_layer`). JSON `null` for a field means "not set". Diagnostics are ordered by field name (and,
     /// within a field, as found), so their order never depends on the order of the JSON members.
-    init(_ json: JSONValue?, as layer: LookLayer) {
-        guard let json else { return }
-        guard case .object(let members) = json else {
-            diagnostics.append(Diagnostic(layer: layer, field: "", code: .invalidLayer, message: "a layer must be a JSON object of look fields, got a \(json.typeName)"))
+    init(_ json: borrowing JSONValue?, as layer: LookLayer) {
+        switch json {
+        case nil:
+            return
+        case .object(let members)?:
+            for (name, value) in members { read(name, value, layer) }
+            sortDiagnostics()
+        case let other?:
+            diagnostics.append(Diagnostic(layer: layer, field: "", code: .invalidLayer, message: "a layer must be a JSON object of look fields, got a \(other.typeName)"))
+        }
+    }
+
+    /// One member of the layer (inlined into the loop: the member's key and value are then borrowed from the
+    /// dictionary rather than retained for a call).
+    @inline(__always)
+    private mutating func read(_ name: String, _ value: JSONValue, _ layer: LookLayer) {
+        guard let field = LookField(name: name) else {
+            diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))
             return
         }
-        defer { sortDiagnostics() }
-        for (name, value) in members {
-            guard let field = LookField(name: name) else {
-                diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))
-                continue
-            }
-            if case .null = value { continue }
-            guard field.isAllowed(in: layer) else {
-                let allowed = field.allowedLayers.map(\.rawValue).joined(separator: " or ")
-                diagnostics.append(Diagnostic(layer: layer, field: name, code: .fieldNotAllowed, message: "\(name) can only come from the \(allowed) layer; ignored"))
-                continue
-            }
-            switch field {
-            case .accent: accent = take(FieldReader.accent(value), layer)
-            case .corners: corners = take(FieldReader.choice(value, field: field, as: Corners.self), layer)
-            case .font: font = take(FieldReader.choice(value, field: field, as: FontStyle.self), layer)
-            case .headerStyle: headerStyle = take(FieldReader.choice(value, field: field, as: HeaderStyle.self), layer)
-            case .replyExpectation:
-                replyExpectation = take(FieldReader.localizedText(value, field: name, limit: LookLimits.replyExpectation), layer)
-            case .topics: topics = take(FieldReader.topics(value), layer)
-            case .appName: appName = take(FieldReader.appName(value), layer)
-            case .appIconUrl: appIconUrl = take(FieldReader.appIconUrl(value), layer)
-            case .hasBundleIcon: hasBundleIcon = take(FieldReader.bool(value, field: field), layer)
-            case .branding: branding = take(FieldReader.bool(value, field: field), layer)
-            }
+        if case .null = value { return }
+        guard field.isAllowed(in: layer) else {
+            let allowed = field.allowedLayers.map(\.rawValue).joined(separator: " or ")
+            diagnostics.append(Diagnostic(layer: layer, field: name, code: .fieldNotAllowed, message: "\(name) can only come from the \(allowed) layer; ignored"))
+            return
         }
+        switch field {
+        case .accent: accent = take(FieldReader.accent(value), layer)
+        case .corners: corners = take(FieldReader.choice(value, field: field, as: Corners.self), layer)
+        case .font: font = take(FieldReader.choice(value, field: field, as: FontStyle.self), layer)
+        case .headerStyle: headerStyle = take(FieldReader.choice(value, field: field, as: HeaderStyle.self), layer)
+        case .replyExpectation:
+            replyExpectation = take(FieldReader.localizedText(value, field: name, limit: LookLimits.replyExpectation), layer)
+        case .topics: topics = take(FieldReader.topics(value), layer)
+        case .appName: appName = take(FieldReader.appName(value), layer)
+        case .appIconUrl: appIconUrl = take(FieldReader.appIconUrl(value), layer)
+        case .hasBundleIcon: hasBundleIcon = take(FieldReader.bool(value, field: field), layer)
+        case .branding: branding = take(FieldReader.bool(value, field: field), layer)
+        }
+    }
+
+    /// The diagnostics, moved out (the reading keeps none).
+    mutating func takeDiagnostics() -> [Diagnostic] {
+        defer { diagnostics = [] }
+        return diagnostics
     }
 
     /// Stable order: by the top-level field the diagnostic is about, then as found within that field.
@@ -58,11 +71,14 @@ struct LayerReading {
             .map(\.element)
     }
 
-    private mutating func take<Value>(_ reading: FieldReading<Value>, _ layer: LookLayer) -> Value? {
-        for problem in reading.problems {
-            diagnostics.append(Diagnostic(layer: layer, field: problem.field, code: problem.code, message: problem.message))
+    /// The reading's value, moved out (the reading is consumed), its problems as diagnostics.
+    private mutating func take<Value>(_ reading: consuming FieldReading<Value>, _ layer: LookLayer) -> Value? {
+        if !reading.problems.isEmpty {
+            for problem in reading.problems {
+                diagnostics.append(Diagnostic(layer: layer, field: problem.field, code: problem.code, message: problem.message))
+            }
         }
-        return reading.value
+        return reading.value.take()
     }
 }
 

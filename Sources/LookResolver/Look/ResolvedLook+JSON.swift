@@ -30,57 +30,127 @@ extension ResolvedLook {
 
     /// Writes the look as one JSON object value, e.g. after `writer.key(static: "look")` in a larger response.
     public func write(to writer: inout JSONWriter) {
+        // Straight-line calls, no closures: a closure capturing `self` would copy the whole look.
         writer.beginObject()
-        writer.field("accent", source: accent.source) { writer in
-            writer.beginObject()
-            writer.member(static: "dark", accent.value.dark.hex)
-            writer.member(static: "light", accent.value.light.hex)
-            writer.endObject()
-        }
+        writer.beginField("accent", source: accent.source)
+        writer.beginObject()
+        writer.member(static: "dark", accent.value.dark)
+        writer.member(static: "light", accent.value.light)
+        writer.endObject()
+        writer.endObject()
         writer.key(static: "adjustments")
         writer.beginArray()
         for adjustment in palette.adjustments { adjustment.write(to: &writer) }
         writer.endArray()
-        writer.field("appIcon", source: appIcon.source) { appIcon.value.write(to: &$0) }
-        writer.field("appName", source: appName.source) { writer in
-            if let name = appName.value { writer.string(name) } else { writer.null() }
-        }
-        writer.field("branding", source: branding.source) { $0.bool(branding.value) }
+        writer.beginField("appIcon", source: appIcon.source)
+        appIcon.value.write(to: &writer)
+        writer.endObject()
+        writer.beginField("appName", source: appName.source)
+        if let name = appName.value { writer.string(name) } else { writer.null() }
+        writer.endObject()
+        writer.beginField("branding", source: branding.source)
+        writer.bool(branding.value)
+        writer.endObject()
         writer.key(static: "corners")
         writer.beginObject()
         writer.key(static: "radius"); writer.number(corners.value.radius)
-        writer.member(static: "source", corners.source.rawValue)
-        writer.member(static: "value", corners.value.rawValue)
+        writer.member(static: "source", static: corners.source.jsonName)
+        writer.member(static: "value", static: corners.value.jsonName)
         writer.endObject()
         writer.key(static: "diagnostics")
         writer.beginArray()
         for diagnostic in diagnostics { diagnostic.write(to: &writer) }
         writer.endArray()
-        writer.field("font", source: font.source) { $0.string(font.value.rawValue) }
-        writer.field("headerStyle", source: headerStyle.source) { $0.string(headerStyle.value.rawValue) }
+        writer.beginField("font", source: font.source)
+        writer.string(static: font.value.jsonName)
+        writer.endObject()
+        writer.beginField("headerStyle", source: headerStyle.source)
+        writer.string(static: headerStyle.value.jsonName)
+        writer.endObject()
         writer.key(static: "palette")
         palette.write(to: &writer)
-        writer.field("replyExpectation", source: replyExpectation.source) { replyExpectation.value.write(to: &$0) }
+        writer.beginField("replyExpectation", source: replyExpectation.source)
+        replyExpectation.value.write(to: &writer)
+        writer.endObject()
         writer.key(static: "schema"); writer.number(Self.schemaVersion)
-        writer.field("topics", source: topics.source) { writer in
-            writer.beginArray()
-            for topic in topics.value { topic.write(to: &writer) }
-            writer.endArray()
-        }
+        writer.beginField("topics", source: topics.source)
+        writer.beginArray()
+        for topic in topics.value { topic.write(to: &writer) }
+        writer.endArray()
+        writer.endObject()
         writer.endObject()
     }
 }
 
 extension JSONWriter {
-    /// `"name": {"source": …, "value": …}`.
-    mutating func field(_ name: StaticString, source: LookLayer, value: (inout JSONWriter) -> Void) {
+    /// `"name": "#RRGGBB"`, written in place (no `String`, no escape scan).
+    mutating func member(static name: StaticString, _ color: RGBColor) {
+        key(static: name)
+        string(unescapedCount: 7) { color.writeHex(to: $0) }
+    }
+
+    /// `"name": {"source": …, "value": ` — the caller writes the value, then ends the object.
+    mutating func beginField(_ name: StaticString, source: LookLayer) {
         key(static: name)
         beginObject()
-        member(static: "source", source.rawValue)
+        member(static: "source", static: source.jsonName)
         key(static: "value")
-        value(&self)
-        endObject()
     }
+}
+
+// The wire names of the enums the look writes: their raw values, as compiled-in bytes (the writer copies them
+// without a scan). `LookJSONTests` checks each against `rawValue`.
+extension LookLayer {
+    var jsonName: StaticString {
+        switch self {
+        case .dashboard: "dashboard"
+        case .code: "code"
+        case .inferred: "inferred"
+        case .default: "default"
+        }
+    }
+}
+
+extension Corners {
+    var jsonName: StaticString {
+        switch self {
+        case .round: "round"
+        case .soft: "soft"
+        case .square: "square"
+        }
+    }
+}
+
+extension FontStyle {
+    var jsonName: StaticString {
+        switch self {
+        case .system: "system"
+        case .rounded: "rounded"
+        case .serif: "serif"
+        }
+    }
+}
+
+extension HeaderStyle {
+    var jsonName: StaticString {
+        switch self {
+        case .person: "person"
+        case .team: "team"
+        case .app: "app"
+        }
+    }
+}
+
+extension HueKeptAdjustment.Direction {
+    var jsonName: StaticString { self == .darker ? "darker" : "lighter" }
+}
+
+extension ColorAdjustment.Role {
+    var jsonName: StaticString { self == .bubbleFill ? "bubbleFill" : "tint" }
+}
+
+extension Diagnostic.Severity {
+    var jsonName: StaticString { self == .error ? "error" : "warning" }
 }
 
 extension LocalizedText {
@@ -129,10 +199,10 @@ extension AppIcon {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
         switch self {
-        case .bundle: writer.member(static: "kind", "bundle")
-        case .url(let url): writer.member(static: "kind", "url"); writer.member(static: "url", url)
-        case .monogram(let letter): writer.member(static: "kind", "monogram"); writer.member(static: "letter", letter)
-        case .glyph: writer.member(static: "kind", "glyph")
+        case .bundle: writer.member(static: "kind", static: "bundle")
+        case .url(let url): writer.member(static: "kind", static: "url"); writer.member(static: "url", url)
+        case .monogram(let letter): writer.member(static: "kind", static: "monogram"); writer.member(static: "letter", letter)
+        case .glyph: writer.member(static: "kind", static: "glyph")
         }
         writer.endObject()
     }
@@ -141,14 +211,14 @@ extension AppIcon {
 extension AppearancePalette {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member(static: "background", background.hex)
-        writer.member(static: "bubbleFill", bubbleFill.hex)
-        writer.member(static: "bubbleText", bubbleText.hex)
-        writer.member(static: "secondaryText", secondaryText.hex)
-        writer.member(static: "teamBubbleFill", teamBubbleFill.hex)
-        writer.member(static: "teamBubbleText", teamBubbleText.hex)
-        writer.member(static: "text", text.hex)
-        writer.member(static: "tint", tint.hex)
+        writer.member(static: "background", background)
+        writer.member(static: "bubbleFill", bubbleFill)
+        writer.member(static: "bubbleText", bubbleText)
+        writer.member(static: "secondaryText", secondaryText)
+        writer.member(static: "teamBubbleFill", teamBubbleFill)
+        writer.member(static: "teamBubbleText", teamBubbleText)
+        writer.member(static: "text", text)
+        writer.member(static: "tint", tint)
         writer.endObject()
     }
 }
@@ -174,19 +244,29 @@ extension Palette {
 extension ColorAdjustment {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member(static: "adjusted", adjusted.hex)
-        writer.member(static: "against", against.hex)
-        writer.member(static: "appearance", appearanceName)
+        writer.member(static: "adjusted", adjusted)
+        writer.member(static: "against", against)
+        writer.member(static: "appearance", static: wireAppearance)
         // Decimals written from their scaled integers: the same text as the rounded or cut Double would give.
         writer.key(static: "deltaEOK"); writer.number(Int((deltaEOK * 10_000).rounded()), places: 4)
-        writer.member(static: "direction", direction.rawValue)
+        writer.member(static: "direction", static: direction.jsonName)
         writer.key(static: "hueShift"); writer.number(Int((hueShift * 100).rounded()), places: 2)
         writer.key(static: "minimumRatio"); writer.number(Int((minimumRatio * 10).rounded()), places: 1)
-        writer.member(static: "original", original.hex)
+        writer.member(static: "original", original)
         writer.key(static: "ratioAfter"); writer.number(Int((ratioAfter * 1_000).rounded(.down)), places: 3)
         writer.key(static: "ratioBefore"); writer.number(Int((ratioBefore * 1_000).rounded(.down)), places: 3)
-        writer.member(static: "role", role.rawValue)
+        writer.member(static: "role", static: role.jsonName)
         writer.endObject()
+    }
+
+    /// ``appearanceName`` as compiled-in bytes.
+    var wireAppearance: StaticString {
+        switch (contrast, appearance) {
+        case (.standard, .light): "light"
+        case (.standard, .dark): "dark"
+        case (.increased, .light): "increasedContrast.light"
+        case (.increased, .dark): "increasedContrast.dark"
+        }
     }
 
     /// `value` truncated toward zero to `places` decimals: a ratio shown is never above the real one.
@@ -201,9 +281,9 @@ extension Diagnostic {
         writer.beginObject()
         writer.member(static: "code", code)
         writer.member(static: "field", field)
-        writer.member(static: "layer", layer.rawValue)
+        writer.member(static: "layer", static: layer.jsonName)
         writer.member(static: "message", message)
-        writer.member(static: "severity", severity.rawValue)
+        writer.member(static: "severity", static: severity.jsonName)
         writer.endObject()
     }
 }

@@ -11,23 +11,27 @@ public struct Resolver: Sendable {
     }
 
     public func resolve(_ layers: LookLayers) -> ResolvedLook {
-        let dashboard = LayerReading(layers.dashboard, as: .dashboard)
-        let code = LayerReading(layers.code, as: .code)
-        let inferred = LayerReading(layers.inferred, as: .inferred)
+        // Values are moved out of the readings (`take()`), not copied: no reference counting for what the look keeps.
+        var dashboard = LayerReading(layers.dashboard, as: .dashboard)
+        var code = LayerReading(layers.code, as: .code)
+        var inferred = LayerReading(layers.inferred, as: .inferred)
 
-        func pick<Value>(_ value: (LayerReading) -> Value?, default fallback: Value) -> ResolvedField<Value> {
-            if let found = value(dashboard) { return ResolvedField(value: found, source: .dashboard) }
-            if let found = value(code) { return ResolvedField(value: found, source: .code) }
-            if let found = value(inferred) { return ResolvedField(value: found, source: .inferred) }
+        // Plain optionals, no key paths: a key path applied at run time goes through generic metadata and
+        // copies each layer's reading.
+        func pick<Value>(_ dashboard: Value?, _ code: Value?, _ inferred: Value?, default fallback: Value) -> ResolvedField<Value> {
+            if let dashboard { return ResolvedField(value: dashboard, source: .dashboard) }
+            if let code { return ResolvedField(value: code, source: .code) }
+            if let inferred { return ResolvedField(value: inferred, source: .inferred) }
             return ResolvedField(value: fallback, source: .default)
         }
 
-        let accent = pick(\.accent, default: LookDefaults.accent)
-        let appName: ResolvedField<String?> = pick(\.appName, default: nil)
+        let accent = pick(dashboard.accent, code.accent, inferred.accent, default: LookDefaults.accent)
+        // `String?` values: each layer's name wrapped once more, so that a layer without one falls through.
+        let appName: ResolvedField<String?> = pick(dashboard.appName.take().map(Optional.some), code.appName.take().map(Optional.some), inferred.appName.take().map(Optional.some), default: nil)
         let appIcon: ResolvedField<AppIcon>
         if inferred.hasBundleIcon == true {
             appIcon = ResolvedField(value: .bundle, source: .inferred)
-        } else if let url = dashboard.appIconUrl {
+        } else if let url = dashboard.appIconUrl.take() {
             appIcon = ResolvedField(value: .url(url), source: .dashboard)
         } else if let name = appName.value, let letter = AppIcon.monogram(of: name) {
             appIcon = ResolvedField(value: .monogram(letter), source: appName.source)
@@ -37,17 +41,25 @@ public struct Resolver: Sendable {
 
         return ResolvedLook(
             accent: accent,
-            corners: pick(\.corners, default: LookDefaults.corners),
-            font: pick(\.font, default: LookDefaults.font),
-            headerStyle: pick(\.headerStyle, default: LookDefaults.headerStyle),
-            replyExpectation: pick(\.replyExpectation, default: LookDefaults.replyExpectation),
-            topics: pick(\.topics, default: LookDefaults.topics),
+            corners: pick(dashboard.corners, code.corners, inferred.corners, default: LookDefaults.corners),
+            font: pick(dashboard.font, code.font, inferred.font, default: LookDefaults.font),
+            headerStyle: pick(dashboard.headerStyle, code.headerStyle, inferred.headerStyle, default: LookDefaults.headerStyle),
+            replyExpectation: pick(dashboard.replyExpectation.take(), code.replyExpectation.take(), inferred.replyExpectation.take(), default: LookDefaults.replyExpectation),
+            topics: pick(dashboard.topics.take(), code.topics.take(), inferred.topics.take(), default: LookDefaults.topics),
             appName: appName,
             appIcon: appIcon,
-            branding: pick(\.branding, default: LookDefaults.branding),
+            branding: pick(dashboard.branding, code.branding, inferred.branding, default: LookDefaults.branding),
             palette: paletteCache?.palette(for: accent.value) ?? Palette(accent: accent.value),
-            diagnostics: dashboard.diagnostics + code.diagnostics + inferred.diagnostics
+            diagnostics: Self.concatenated(dashboard.takeDiagnostics(), code.takeDiagnostics(), inferred.takeDiagnostics())
         )
+    }
+
+    /// The three layers' diagnostics in order; no new array when at most one layer has any (the usual case).
+    private static func concatenated(_ first: [Diagnostic], _ second: [Diagnostic], _ third: [Diagnostic]) -> [Diagnostic] {
+        if second.isEmpty && third.isEmpty { return first }
+        if first.isEmpty && third.isEmpty { return second }
+        if first.isEmpty && second.isEmpty { return third }
+        return first + second + third
     }
 }
 

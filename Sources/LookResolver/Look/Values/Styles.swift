@@ -21,3 +21,43 @@ public enum FontStyle: String, Sendable, Codable, CaseIterable, Hashable {
 public enum HeaderStyle: String, Sendable, Codable, CaseIterable, Hashable {
     case person, team, app
 }
+
+/// A style chosen by name in a layer: one of a few raw values.
+protocol NamedChoice: RawRepresentable<String>, CaseIterable {
+    /// The case whose raw value is `name` exactly, or nil: `init(rawValue:)` as a plain `switch` (the
+    /// synthesized one searches a table of names, and every resolve reads up to three styles per layer).
+    init?(name: borrowing String)
+}
+
+extension Corners: NamedChoice {
+    init?(name: borrowing String) {
+        switch name {
+        case "round": self = .round
+        case "soft": self = .soft
+        case "square": self = .square
+        default: return nil
+        }
+    }
+}
+
+extension FontStyle: NamedChoice {
+    init?(name: borrowing String) {
+        switch name {
+        case "system": self = .system
+        case "rounded": self = .rounded
+        case "serif": self = .serif
+        default: return nil
+        }
+    }
+}
+
+extension HeaderStyle: NamedChoice {
+    init?(name: borrowing String) {
+        switch name {
+        case "person": self = .person
+        case "team": self = .team
+        case "app": self = .app
+        default: return nil
+        }
+    }
+}

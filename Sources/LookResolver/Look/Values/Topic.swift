@@ -22,16 +22,20 @@ public struct Topic: Hashable, Sendable {
     /// The presets, by name: billing, bug, idea. Their texts are the catalogs' `topic.<name>` and `topic.<name>.prefill`.
     public static let presets: [String: Topic] = ["billing": billing, "bug": bug, "idea": idea]
 
-    static let billing = preset("billing", symbol: "creditcard", label: "Billing",
+    // Literal keys (immortal strings: copying a preset never counts references to them).
+    static let billing = preset("billing", key: "topic.billing", prefillKey: "topic.billing.prefill", symbol: "creditcard", label: "Billing",
                                 prefill: "I have a question about a payment or my subscription.")
-    static let bug = preset("bug", symbol: "ladybug", label: "Report a bug", prefill: "Something isn't working: ")
-    static let idea = preset("idea", symbol: "lightbulb", label: "Share an idea", prefill: "I have an idea: ")
+    static let bug = preset("bug", key: "topic.bug", prefillKey: "topic.bug.prefill", symbol: "ladybug", label: "Report a bug",
+                            prefill: "Something isn't working: ")
+    static let idea = preset("idea", key: "topic.idea", prefillKey: "topic.idea.prefill", symbol: "lightbulb", label: "Share an idea",
+                             prefill: "I have an idea: ")
 
-    /// A preset's texts are the catalogs' `topic.<name>` and `topic.<name>.prefill`; `label` and `prefill` are the
-    /// English source texts.
-    private static func preset(_ name: String, symbol: String, label: String, prefill: String) -> Topic {
-        Topic(id: name, label: .catalog(key: "topic.\(name)", english: label), symbol: symbol,
-              prefill: .catalog(key: "topic.\(name).prefill", english: prefill), preset: name)
+    /// A preset's texts are the catalogs' `topic.<name>` and `topic.<name>.prefill` (`key`, `prefillKey`); `label`
+    /// and `prefill` are the English source texts.
+    private static func preset(_ name: String, key: String, prefillKey: String, symbol: String, label: String, prefill: String) -> Topic {
+        assert(key == "topic.\(name)" && prefillKey == "topic.\(name).prefill")
+        return Topic(id: name, label: .catalog(key: key, english: label), symbol: symbol,
+                     prefill: .catalog(key: prefillKey, english: prefill), preset: name)
     }
 
     /// The preset named `name` (`billing`, `bug`, `idea`), or nil.
