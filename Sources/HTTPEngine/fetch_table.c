@@ -281,9 +281,10 @@ int he_fetch_table_fill(he_fetch_table *table, unsigned long long generation, co
             app = NULL;
         }
     }
-    int kept = 0;
+    int kept = 0, created = 0;
     if (table->generation != generation) goto done;
     if (!app) {
+        created = 1;
         // One block: the app, its language slots, then the shared bytes (one allocation, fewer cache misses per answer).
         size_t app_cost = sizeof *app + table->language_count * sizeof(fetch_language *) + fill->shared_len;
         if (app_cost + language_cost > table->capacity) goto done;
@@ -322,7 +323,7 @@ int he_fetch_table_fill(he_fetch_table *table, unsigned long long generation, co
     language = NULL;
     app->cost += language_cost;
     table->bytes += language_cost;
-    kept = 1;
+    kept = created ? 2 : 1;
 done:
     pthread_mutex_unlock(&table->lock);
     free(language);

@@ -176,7 +176,8 @@ void he_fetch_table_destroy(he_fetch_table *table);
 unsigned long long he_fetch_table_generation(he_fetch_table *table);
 /// Keeps one language of an app version (copying the bytes; an entry of another version of the app is replaced;
 /// apps are evicted by CLOCK to stay within the capacity). Refused (returns 0) when an invalidation happened since
-/// `generation` was read, a part is over its bound, or the app alone would not fit; 1 when kept.
+/// `generation` was read, a part is over its bound, or the app alone would not fit; 1 when kept beside the app's
+/// other languages, 2 when kept as the app's first.
 int he_fetch_table_fill(he_fetch_table *table, unsigned long long generation, const he_fetch_fill *fill);
 /// Drops the app `key` (every app when `key` is NULL) and makes fills that read the generation before this call
 /// fail. When it returns, no loop writes a dropped entry any more.

@@ -24,12 +24,25 @@ final class EngineFetchTable: Sendable {
     let capacityBytes: Int
     /// The languages the table answers, by their index in the engine.
     private let languageIndex: [LocaleTag: Int]
+    /// The languages the table answers, in the engine's order.
+    let languages: [LocaleTag]
+
+    /// What a fill did.
+    enum Fill {
+        /// Not kept (see `fill`).
+        case refused
+        /// Kept beside the app's other languages.
+        case added
+        /// Kept as the app's first language.
+        case firstOfApp
+    }
 
     /// `accessLog`: the descriptor of the access log (nil: none). `capacityBytes`: the bound of the apps' pieces.
     /// `localizer`: which locales' identifiers negotiate to themselves (the languages answered).
     init(accessLog: Int32?, capacityBytes: Int, localizer: Localizer) {
         let languages = LocaleTag.allIncludingPseudo.filter { localizer.negotiate(language: $0.identifier, acceptLanguage: nil) == $0 }
         self.capacityBytes = capacityBytes
+        self.languages = languages
         languageIndex = Dictionary(uniqueKeysWithValues: languages.enumerated().map { ($1, $0) })
         // The fields of every answer, with 0x01 where the tag goes and 0x02 where the language's id goes.
         let templates = CachedLook.headers(etag: "\u{1}", language: "\u{2}")
@@ -46,12 +59,12 @@ final class EngineFetchTable: Sendable {
     /// The invalidation count; read it before reading the look cache and pass it to `fill`.
     var generation: UInt64 { UInt64(he_fetch_table_generation(table)) }
 
-    /// Keeps `look`'s language of its app version. Returns false when refused: an invalidation since `generation`, a
-    /// language the table does not answer, or pieces over the engine's bounds (an app key over 128 bytes, a tag over
-    /// 96) or over the capacity.
+    /// Keeps `look`'s language of its app version. Refused: an invalidation since `generation`, a language the table
+    /// does not answer, or pieces over the engine's bounds (an app key over 128 bytes, a tag over 96) or over the
+    /// capacity.
     @discardableResult
-    func fill(generation: UInt64, look: CachedLook) -> Bool {
-        guard let language = languageIndex[look.locale] else { return false }
+    func fill(generation: UInt64, look: CachedLook) -> Fill {
+        guard let language = languageIndex[look.locale] else { return .refused }
         var key = look.appKey, etag = look.etag
         return key.withUTF8 { key in
             etag.withUTF8 { etag in
@@ -64,7 +77,11 @@ final class EngineFetchTable: Sendable {
                                     shared_len: shared.count, cut1: look.shared.cut1, cut2: look.shared.cut2, language: language,
                                     language_bytes: own.baseAddress, language_len: own.count, language_cut: look.language.cut,
                                     etag: etag.baseAddress, etag_len: etag.count)
-                                return he_fetch_table_fill(table, CUnsignedLongLong(generation), &fill) == 1
+                                switch he_fetch_table_fill(table, CUnsignedLongLong(generation), &fill) {
+                                case 2: return .firstOfApp
+                                case 1: return .added
+                                default: return .refused
+                                }
                             }
                         }
                     }

@@ -50,9 +50,6 @@ struct Response: Sendable {
     var headers: [(name: String, value: String)] { didSet { prepared = nil } }
     var body: [UInt8] { didSet { prepared = nil } }
     var closeConnection = false
-    /// A cached SDK fetch whose answer depends only on the request target: the server keeps it in the engine's
-    /// fetch table for this exact target.
-    var fetchTableEntry: CachedLook?
     /// The wire bytes built once, when this response is a cached one (see `prebuilt`).
     private(set) var prepared: PreparedResponse?
 

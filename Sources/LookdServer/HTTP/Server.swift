@@ -13,7 +13,7 @@ final class Server: Sendable {
     /// The engine's server pointer, set by start and cleared by stop; the Mutex makes every access exclusive.
     private let engine = Mutex<UInt>(0)
 
-    /// `fetchTable`: cached fetches the loops answer themselves (nil: none); filled by the fetch route's answers.
+    /// `fetchTable`: cached fetches the loops answer themselves (nil: none); the look service fills it.
     init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog, fetchTable: EngineFetchTable? = nil) {
         context = ServerContext(router: router, limits: limits, metrics: metrics, accessLog: accessLog, fetchTable: fetchTable)
     }
@@ -116,8 +116,6 @@ final class ServerContext: Sendable {
                                       requestID: requestID)
                 request.parameters = parameters
                 request.onEventLoop = !onWorker
-                // Read before the route reads the look cache, so a fill races no invalidation (EngineFetchTable).
-                let generation = raw.query_len > 0 ? fetchTable?.generation : nil
                 metrics.inflightRequests.add(1, ordering: .relaxed)
                 defer { metrics.inflightRequests.subtract(1, ordering: .relaxed) }
                 guard let answer = dispatch(route, request) else {
@@ -125,9 +123,6 @@ final class ServerContext: Sendable {
                     return
                 }
                 response = answer
-                if let generation, let fetchTable, let look = answer.fetchTableEntry {
-                    fetchTable.fill(generation: generation, look: look)
-                }
             case .wrongMethod(let allowed, let pattern):
                 routeLabel = pattern
                 response = HTTPError.methodNotAllowed(allowed).response

@@ -28,14 +28,13 @@ enum AppRoutes {
                 ? app.looks.fromMemory(appKey: key, locale: locale, forFetchTable: forFetchTable) ?? { throw RunOnWorkers() }()
                 : app.guardStore { try app.looks.fetch(appKey: key, locale: locale, forFetchTable: forFetchTable) }
             let notModified = EntityTag.noneMatchHolds(request.header("if-none-match"), etag: cached.etag)
-            var response: Response
+            let response: Response
             if let prepared = cached.prepared {
                 response = .prebuilt(notModified ? prepared.notModified : prepared.ok)
             } else {
                 let headers = CachedLook.headers(etag: cached.etag, language: cached.locale.identifier)
                 response = notModified ? Response(status: 304, headers: headers.notModified) : Response(status: 200, headers: headers.ok, body: cached.body)
             }
-            if forFetchTable { response.fetchTableEntry = cached }
             return response
         })
 

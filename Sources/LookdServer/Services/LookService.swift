@@ -55,15 +55,23 @@ final class LookService: Sendable {
 
     /// The SDK fetch response for `appKey` in `locale` from memory alone: the cached response, or one built from the
     /// app's cached shared part — the per-language part only (texts, JSON assembly, ETag: microseconds, no store
-    /// read, no resolve). nil when the app's shared part is not cached. `forFetchTable`: the response is for a fetch
-    /// the engine's fetch table will keep (when the cache has one), so it is built without prepared responses and not
-    /// kept here as well. Never reads the store, so the event loop may call it. Thread-safe.
+    /// read, no resolve). nil when the app's shared part is not cached. `forFetchTable`: the answer depends on the
+    /// request's target alone (its language came from `?lang=` alone), so the engine's fetch table, when the cache
+    /// has one, keeps it (see `fillFetchTable`) and this cache does not keep a second copy. Never reads the store, so
+    /// the event loop may call it. Thread-safe.
     func fromMemory(appKey: String, locale: LocaleTag, forFetchTable: Bool = false) -> CachedLook? {
-        if let hit = cached(appKey: appKey, locale: locale) { return hit }
+        // Read before the look cache, so a fill races no invalidation (EngineFetchTable).
+        let generation = forFetchTable ? cache.fetchTable?.generation : nil
+        if let hit = cached(appKey: appKey, locale: locale) {
+            if let generation { fillFetchTable(hit, shared: nil, generation: generation) }
+            return hit
+        }
         let ticket = cache.ticket(appKey: appKey)
         guard let shared = cache.shared(appKey: appKey) else { return nil }
         metrics.cacheMisses.add(1, ordering: .relaxed)
-        return keep(build(appKey: appKey, locale: locale, shared, forFetchTable: forFetchTable), ticket: ticket)
+        let built = keep(build(appKey: appKey, locale: locale, shared, forFetchTable: forFetchTable), ticket: ticket)
+        if let generation { fillFetchTable(built, shared: shared, generation: generation) }
+        return built
     }
 
     /// The SDK fetch response for `appKey` (already validated) in `locale` (`forFetchTable` as for `fromMemory`).
@@ -71,17 +79,35 @@ final class LookService: Sendable {
     func fetch(appKey: String, locale: LocaleTag, forFetchTable: Bool = false) throws -> CachedLook {
         if let found = fromMemory(appKey: appKey, locale: locale, forFetchTable: forFetchTable) { return found }
         metrics.cacheMisses.add(1, ordering: .relaxed)
+        let generation = forFetchTable ? cache.fetchTable?.generation : nil
         let ticket = cache.ticket(appKey: appKey)
         guard let stored = try store.current(appKey: appKey) else { throw LookServiceError.appUnknown }
         let shared = try share(stored, appKey: appKey)
         cache.keep(shared, appKey: appKey, ticket: ticket)
-        return keep(build(appKey: appKey, locale: locale, shared, forFetchTable: forFetchTable), ticket: ticket)
+        let built = keep(build(appKey: appKey, locale: locale, shared, forFetchTable: forFetchTable), ticket: ticket)
+        if let generation { fillFetchTable(built, shared: shared, generation: generation) }
+        return built
     }
 
     /// Keeps a built response in the look cache, unless it was built for the engine's fetch table.
     private func keep(_ look: CachedLook, ticket: LookCache.FillTicket) -> CachedLook {
         if look.prepared != nil { cache.keep(look, appKey: look.appKey, locale: look.locale, ticket: ticket) }
         return look
+    }
+
+    /// Fills the engine's fetch table with `look`'s language. When that language is the app's first in the table and
+    /// the table has room for the whole app (its shared pieces and every one of the 50 languages' own, estimated from
+    /// this one's), the other languages are built from `shared` and filled too (about 50 builds of microseconds
+    /// each, once per app version), so that their first requests are the engine's as well. Once the table is full,
+    /// languages are filled one at a time, as requested.
+    private func fillFetchTable(_ look: CachedLook, shared: SharedLook?, generation: UInt64) {
+        guard let table = cache.fetchTable, table.fill(generation: generation, look: look) == .firstOfApp, let shared else { return }
+        let others = table.languages.filter { $0 != look.locale && LocaleTag.all.contains($0) }
+        let estimate = look.shared.bytes.count + (others.count + 1) * (look.language.bytes.count * 5 / 4 + look.etag.utf8.count + 32)
+        guard table.usage.bytes + estimate <= table.capacityBytes else { return }
+        for locale in others {
+            guard table.fill(generation: generation, look: build(appKey: look.appKey, locale: locale, shared, forFetchTable: true)) != .refused else { return }
+        }
     }
 
     /// Reads, validates and publishes a dashboard layer (the request body's bytes) as the app's next version,
