@@ -18,18 +18,9 @@ public struct RGBColor: Hashable, Sendable, Comparable {
     /// translucent alpha (a chat colour must be opaque for its contrast to mean anything).
     public init?(hex text: borrowing String) {
         // Native and small strings are contiguous UTF-8: one pass over the bytes, no iterator, no copy.
-        let parse = { (utf8: UnsafeBufferPointer<UInt8>) -> (value: UInt32, count: Int)? in
-            guard (2...9).contains(utf8.count), utf8[0] == UInt8(ascii: "#") else { return nil }
-            var value: UInt32 = 0
-            for byte in utf8.dropFirst() {
-                guard let nibble = Self.hexValue(byte) else { return nil }
-                value = value << 4 | UInt32(nibble)
-            }
-            return (value, utf8.count - 1)
-        }
-        let parsed = text.utf8.withContiguousStorageIfAvailable(parse) ?? {
+        let parsed = text.utf8.withContiguousStorageIfAvailable(Self.hexDigits) ?? {
             var contiguous = copy text
-            return contiguous.withUTF8(parse)
+            return contiguous.withUTF8(Self.hexDigits)
         }()
         guard let (value, count) = parsed else { return nil }
         func byte(_ shift: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift) }
@@ -77,6 +68,22 @@ public struct RGBColor: Hashable, Sendable, Comparable {
         (lhs.red, lhs.green, lhs.blue) < (rhs.red, rhs.green, rhs.blue)
     }
 
+    /// `#` and 1 to 8 hex digits: their value and how many digits; nil for anything else.
+    @inline(__always)
+    private static func hexDigits(_ utf8: UnsafeBufferPointer<UInt8>) -> (value: UInt32, count: Int)? {
+        let count = utf8.count
+        guard count >= 2, count <= 9, utf8[0] == UInt8(ascii: "#") else { return nil }
+        var value: UInt32 = 0
+        var index = 1
+        while index < count {
+            guard let nibble = hexValue(utf8[index]) else { return nil }
+            value = value << 4 | UInt32(nibble)
+            index += 1
+        }
+        return (value, count - 1)
+    }
+
+    @inline(__always)
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")

@@ -342,30 +342,37 @@ enum FieldReader {
 
     /// language[-Script][-REGION]: `en`, `pt-BR`, `zh-Hant`, `zh-Hant-HK`, `es-419`.
     static func isLanguageTag(_ tag: String) -> Bool {
+        // Native and small strings are contiguous: the bytes without an iterator.
+        tag.utf8.withContiguousStorageIfAvailable(isLanguageTag) ?? isLanguageTag(Array(tag.utf8))
+    }
+
+    /// ``isLanguageTag(_:)`` over the tag's UTF-8 bytes.
+    private static func isLanguageTag(_ bytes: some RandomAccessCollection<UInt8>) -> Bool {
         // Walks the subtags in order, without collecting them: each must fit the next allowed position
         // (0 language, 1 script or region, 2 region, 3 nothing more).
         var position = 0
         var length = 0, letters = true, digits = true
-        var utf8 = tag.utf8.makeIterator()
+        var index = bytes.startIndex
         while true {
-            let byte = utf8.next()
-            guard byte == nil || byte == UInt8(ascii: "-") else {
-                length += 1
-                letters = letters && isLetter(byte!)
-                digits = digits && isDigit(byte!)
+            let byte: UInt8? = index == bytes.endIndex ? nil : bytes[index]
+            if index != bytes.endIndex { index = bytes.index(after: index) }
+            guard let byte, byte != UInt8(ascii: "-") else {
+                let isRegion = (length == 2 && letters) || (length == 3 && digits)
+                switch position {
+                case 0 where (2...3).contains(length) && letters: position = 1
+                case 1 where length == 4 && letters: position = 2
+                case 1 where isRegion, 2 where isRegion: position = 3
+                default: return false
+                }
+                if byte == nil { return true }
+                length = 0
+                letters = true
+                digits = true
                 continue
             }
-            let isRegion = (length == 2 && letters) || (length == 3 && digits)
-            switch position {
-            case 0 where (2...3).contains(length) && letters: position = 1
-            case 1 where length == 4 && letters: position = 2
-            case 1 where isRegion, 2 where isRegion: position = 3
-            default: return false
-            }
-            if byte == nil { return true }
-            length = 0
-            letters = true
-            digits = true
+            length += 1
+            letters = letters && isLetter(byte)
+            digits = digits && isDigit(byte)
         }
     }
 
