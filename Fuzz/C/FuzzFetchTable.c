@@ -77,7 +77,7 @@ static void fill(he_fetch_table *table, int key, int language, int version) {
     request.language_cut = cut;
     request.etag = etag;
     request.etag_len = etag_of(key, language, version, etag);
-    if (he_fetch_table_fill(table, he_fetch_table_generation(table), &request) == 1) filled[key][language][version] = 1;
+    if (he_fetch_table_fill(table, he_fetch_table_generation(table), &request) >= 1) filled[key][language][version] = 1;   // 2: the app's first
     size_t apps, bytes;
     he_fetch_table_usage(table, &apps, &bytes);
     if (bytes > 1200 || apps > key_count) abort();

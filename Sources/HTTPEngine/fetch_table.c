@@ -23,8 +23,16 @@ typedef struct fetch_language {
     unsigned int length;
     unsigned int cut;
     unsigned int etag_len;
+    unsigned int not_modified_cost;   // what the 304 counts against the capacity once built
+    he_prepared *not_modified;        // the 304, built on its first use and then reused (NULL until then)
     unsigned char bytes[];
 } fetch_language;
+
+static void free_language(fetch_language *language) {
+    if (!language) return;
+    he_prepared_release(language->not_modified);
+    free(language);
+}
 
 static const char *etag_of(const fetch_language *language) { return (const char *)language->bytes + language->length; }
 
@@ -84,7 +92,7 @@ static unsigned long long hash_key(const char *key, size_t key_len) {
 }
 
 static void free_app(he_fetch_table *table, fetch_app *app) {
-    for (size_t i = 0; i < table->language_count; i++) free(app->languages[i]);
+    for (size_t i = 0; i < table->language_count; i++) free_language(app->languages[i]);
     free(app);
 }
 
@@ -264,6 +272,8 @@ int he_fetch_table_fill(he_fetch_table *table, unsigned long long generation, co
     language->length = (unsigned int)fill->language_len;
     language->cut = (unsigned int)fill->language_cut;
     language->etag_len = (unsigned int)fill->etag_len;
+    language->not_modified = NULL;
+    language->not_modified_cost = 0;
     memcpy(language->bytes, fill->language_bytes, fill->language_len);
     memcpy(language->bytes + fill->language_len, fill->etag, fill->etag_len);
     size_t language_cost = sizeof *language + fill->language_len + fill->etag_len;
@@ -312,10 +322,10 @@ int he_fetch_table_fill(he_fetch_table *table, unsigned long long generation, co
     }
     if (app->languages[fill->language]) {
         const fetch_language *held = app->languages[fill->language];
-        size_t old = sizeof *held + held->length + held->etag_len;
+        size_t old = sizeof *held + held->length + held->etag_len + held->not_modified_cost;
         app->cost -= old;
         table->bytes -= old;
-        free(app->languages[fill->language]);
+        free_language(app->languages[fill->language]);
         app->languages[fill->language] = NULL;
     }
     make_room(table, language_cost, app);
@@ -449,7 +459,7 @@ he_prepared *he_fetch_table_answer(he_fetch_table *table, const he_request *requ
     pthread_mutex_lock(&table->lock);
     fetch_app *app = find_app(table, key, key_len, hash);
     if (app) __builtin_prefetch(app->shared);   // the shared bytes' first line, while the language's loads
-    const fetch_language *language = app ? app->languages[language_index] : NULL;
+    fetch_language *language = app ? app->languages[language_index] : NULL;
     if (language) {
         app->referenced = 1;
         if (!if_none_match) {
@@ -464,9 +474,23 @@ he_prepared *he_fetch_table_answer(he_fetch_table *table, const he_request *requ
             };
             if (fields_len) answer = he_prepared_compose(200, fields, fields_len, parts, 5);
         } else if (if_none_match_len == language->etag_len && memcmp(if_none_match, etag_of(language), language->etag_len) == 0) {
-            size_t fields_len = expand_fields(&table->not_modified_fields, etag_of(language), language->etag_len, language_id,
-                                              language_id_len, fields, sizeof fields);
-            if (fields_len) answer = he_prepared_compose(304, fields, fields_len, NULL, 0);
+            answer = language->not_modified;
+            if (answer) {
+                he_prepared_retain(answer);
+            } else {
+                size_t fields_len = expand_fields(&table->not_modified_fields, etag_of(language), language->etag_len, language_id,
+                                                  language_id_len, fields, sizeof fields);
+                if (fields_len) answer = he_prepared_compose(304, fields, fields_len, NULL, 0);
+                // Kept for the next revalidation while the table has room for it (and counted from then on).
+                size_t cost = he_head_bound(fields_len);
+                if (answer && table->bytes + cost <= table->capacity) {
+                    he_prepared_retain(answer);
+                    language->not_modified = answer;
+                    language->not_modified_cost = (unsigned int)cost;
+                    app->cost += cost;
+                    table->bytes += cost;
+                }
+            }
         }
     }
     pthread_mutex_unlock(&table->lock);
