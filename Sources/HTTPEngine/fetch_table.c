@@ -28,6 +28,11 @@ typedef struct fetch_language {
     unsigned char bytes[];
 } fetch_language;
 
+/// What a language counts against the capacity: its bytes, its tag and its 304 once built.
+static size_t language_cost(const fetch_language *language) {
+    return sizeof *language + language->length + language->etag_len + language->not_modified_cost;
+}
+
 static void free_language(fetch_language *language) {
     if (!language) return;
     he_prepared_release(language->not_modified);
@@ -276,28 +281,25 @@ int he_fetch_table_fill(he_fetch_table *table, unsigned long long generation, co
     language->not_modified_cost = 0;
     memcpy(language->bytes, fill->language_bytes, fill->language_len);
     memcpy(language->bytes + fill->language_len, fill->etag, fill->etag_len);
-    size_t language_cost = sizeof *language + fill->language_len + fill->etag_len;
+    size_t cost = language_cost(language);
 
     unsigned long long hash = hash_key(fill->key, fill->key_len);
     pthread_mutex_lock(&table->lock);
-    fetch_app *app = NULL;
-    if (table->generation == generation) {
-        app = find_app(table, fill->key, fill->key_len, hash);
-        if (app && app->version != fill->version) {
-            size_t bucket = hash & (table->bucket_count - 1);
-            fetch_app *previous = NULL;
-            for (fetch_app *each = table->buckets[bucket]; each != app; each = each->next) previous = each;
-            remove_app(table, bucket, previous, app);
-            app = NULL;
-        }
-    }
     int kept = 0, created = 0;
     if (table->generation != generation) goto done;
+    fetch_app *app = find_app(table, fill->key, fill->key_len, hash);
+    if (app && app->version != fill->version) {
+        size_t bucket = hash & (table->bucket_count - 1);
+        fetch_app *previous = NULL;
+        for (fetch_app *each = table->buckets[bucket]; each != app; each = each->next) previous = each;
+        remove_app(table, bucket, previous, app);
+        app = NULL;
+    }
     if (!app) {
         created = 1;
         // One block: the app, its language slots, then the shared bytes (one allocation, fewer cache misses per answer).
         size_t app_cost = sizeof *app + table->language_count * sizeof(fetch_language *) + fill->shared_len;
-        if (app_cost + language_cost > table->capacity) goto done;
+        if (app_cost + cost > table->capacity) goto done;
         if (table->app_count >= table->bucket_count && grow(table) != 0) goto done;
         app = calloc(1, app_cost);
         if (!app) goto done;
@@ -317,22 +319,21 @@ int he_fetch_table_fill(he_fetch_table *table, unsigned long long generation, co
         table->buckets[bucket] = app;
         table->app_count++;
         table->bytes += app_cost;
-    } else if (app->cost + language_cost > table->capacity) {
+    } else if (app->cost + cost > table->capacity) {
         goto done;
     }
     if (app->languages[fill->language]) {
-        const fetch_language *held = app->languages[fill->language];
-        size_t old = sizeof *held + held->length + held->etag_len + held->not_modified_cost;
+        size_t old = language_cost(app->languages[fill->language]);
         app->cost -= old;
         table->bytes -= old;
         free_language(app->languages[fill->language]);
         app->languages[fill->language] = NULL;
     }
-    make_room(table, language_cost, app);
+    make_room(table, cost, app);
     app->languages[fill->language] = language;
     language = NULL;
-    app->cost += language_cost;
-    table->bytes += language_cost;
+    app->cost += cost;
+    table->bytes += cost;
     kept = created ? 2 : 1;
 done:
     pthread_mutex_unlock(&table->lock);

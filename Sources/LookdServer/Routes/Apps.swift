@@ -32,8 +32,8 @@ enum AppRoutes {
             if let prepared = cached.prepared {
                 response = .prebuilt(notModified ? prepared.notModified : prepared.ok)
             } else {
-                let headers = CachedLook.headers(etag: cached.etag, language: cached.locale.identifier)
-                response = notModified ? Response(status: 304, headers: headers.notModified) : Response(status: 200, headers: headers.ok, body: cached.body)
+                response = notModified ? Response(status: 304, headers: cached.headers.notModified)
+                    : Response(status: 200, headers: cached.headers.ok, body: cached.body)
             }
             return response
         })
@@ -100,12 +100,7 @@ enum AppRoutes {
         writer.member("appKey", key)
         writer.key("diagnostics")
         writer.write(.array(diagnostics.map(\.wireValue)))
-        writer.member("etag", "\"v\(stored.version)\"")
-        writer.member("publishedAt", stored.publishedAt)
-        writer.key("rolledBackFrom")
-        if let from = stored.rolledBackFrom { writer.number(from) } else { writer.null() }
-        writer.key("version")
-        writer.number(stored.version)
+        stored.writeMembers(into: &writer)
         writer.endObject()
         return Response.json(writer.bytes, status: stored.version == 1 ? 201 : 200,
                              headers: [("Location", "/v1/apps/\(key)/look"), ("Cache-Control", "no-store")])

@@ -13,7 +13,7 @@ struct CachedLook: Sendable {
         let notModified: PreparedResponse
 
         init(_ look: CachedLook) {
-            let headers = CachedLook.headers(etag: look.etag, language: look.locale.identifier)
+            let headers = look.headers
             ok = PreparedResponse(status: 200, headers: headers.ok, body: look.body)
             notModified = PreparedResponse(status: 304, headers: headers.notModified, body: [])
         }
@@ -41,6 +41,11 @@ struct CachedLook: Sendable {
         body = FetchBody.join(shared, language)
         etag = "\"v\(version)-\(fnv1a64Hex(body))\""
         if prepared { self.prepared = Prepared(self) }
+    }
+
+    /// This response's fields: its 200's and its 304's.
+    var headers: (ok: [(name: String, value: String)], notModified: [(name: String, value: String)]) {
+        Self.headers(etag: etag, language: locale.identifier)
     }
 
     /// The fields of the 200 and of the 304 for a response tagged `etag` in the language `language` (the one list

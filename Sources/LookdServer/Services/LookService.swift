@@ -218,14 +218,7 @@ final class LookService: Sendable {
         writer.beginArray()
         for version in versions {
             writer.beginObject()
-            writer.member("etag", "\"v\(version.version)\"")
-            writer.key("layer")
-            writer.write(try Self.stored(version.layer))
-            writer.member("publishedAt", version.publishedAt)
-            writer.key("rolledBackFrom")
-            if let from = version.rolledBackFrom { writer.number(from) } else { writer.null() }
-            writer.key("version")
-            writer.number(version.version)
+            version.writeMembers(into: &writer, layer: try Self.stored(version.layer))
             writer.endObject()
         }
         writer.endArray()
