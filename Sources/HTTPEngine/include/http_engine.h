@@ -69,9 +69,6 @@ typedef void (*he_handler)(void *context, const he_request *request, he_exchange
 /// Returns the largest body in bytes this request may have (over it: 413 and the connection is closed).
 typedef long long (*he_body_limit)(void *context, const he_request *request_head);
 
-/// Called with +1 when a connection opens and -1 when it closes (for metrics). May be NULL.
-typedef void (*he_connection_counter)(void *context, int delta);
-
 /// Server settings. Zero fields take the defaults noted.
 typedef struct he_config {
     /// Event loop threads, each with its own listening socket (default 1).
@@ -97,7 +94,6 @@ typedef struct he_config {
     double write_timeout;
     he_handler handler;
     he_body_limit body_limit;
-    he_connection_counter connection_counter;
     /// Cached GET answers the loops write without calling the handler (see he_fetch_table_create). May be NULL.
     he_fetch_table *fetch_table;
     void *context;
@@ -116,6 +112,9 @@ uint16_t he_server_port(const he_server *server);
 /// Stops accepting new connections and closes idle keep-alive ones; requests in progress continue, and each
 /// connection closes after its current response. Returns at once.
 void he_server_drain(he_server *server);
+
+/// Connections open now (accepted and not yet closed), across all loops. Thread-safe.
+int he_server_open_connections(const he_server *server);
 
 /// Requests parsed but not yet completely written (or abandoned).
 long he_server_inflight(const he_server *server);

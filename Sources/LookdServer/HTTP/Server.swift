@@ -40,7 +40,6 @@ final class Server: Sendable {
         config.write_timeout = limits.writeTimeoutSeconds
         config.handler = handleRequest
         config.body_limit = bodyLimit
-        config.connection_counter = countConnection
         config.fetch_table = context.fetchTable?.table
         config.context = Unmanaged.passUnretained(context).toOpaque()
         var error = [CChar](repeating: 0, count: 256)
@@ -49,7 +48,13 @@ final class Server: Sendable {
             throw ConfigurationError(message.hasPrefix("not a numeric") ? "--listen needs a numeric IPv4 or IPv6 address, got \(host)" : message)
         }
         engine.withLock { $0 = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(started))) }
+        context.metrics.countConnections { [weak self] in self?.openConnections ?? 0 }
         return he_server_port(started)
+    }
+
+    /// Connections open now, as the engine counts them (0 when not started). Thread-safe.
+    var openConnections: Int {
+        engine.withLock { raw in OpaquePointer(bitPattern: raw).map { Int(he_server_open_connections($0)) } ?? 0 }
     }
 
     /// Graceful stop: stops accepting at once and closes idle connections, lets requests in progress finish (their
@@ -241,7 +246,3 @@ private func bodyLimit(_ context: UnsafeMutableRawPointer?, _ request: UnsafePoi
     return Int64(Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().bodyLimit(request.pointee))
 }
 
-private func countConnection(_ context: UnsafeMutableRawPointer?, _ delta: Int32) {
-    guard let context else { return }
-    Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().metrics.openConnections.add(Int(delta), ordering: .relaxed)
-}
