@@ -627,7 +627,10 @@ static void flush(connection *c) {
             vectors[count].iov_len = s->length - skip;
         }
         struct msghdr message = {.msg_iov = vectors, .msg_iovlen = (size_t)count};
-        ssize_t sent = sendmsg(c->fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+        // The last response before a close: MSG_MORE holds its final partial segment back until the close, so
+        // the FIN leaves in the same packet (one packet, and one acknowledgement, fewer per connection).
+        int more = c->close_after_write && !c->linger ? MSG_MORE : 0;
+        ssize_t sent = sendmsg(c->fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT | more);
         if (sent < 0) {
             if (errno == EINTR) continue;
             if (errno == EAGAIN || errno == EWOULDBLOCK) break;
@@ -738,7 +741,11 @@ static void refuse_connection(int fd) {
         "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nRetry-After: 1\r\n"
         "Connection: close\r\nContent-Length: 85\r\n\r\n"
         "{\"error\":{\"code\":\"too_many_connections\",\"message\":\"the connection limit is reached\"}}";
-    ssize_t ignored = send(fd, answer, sizeof answer - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    // Connections are accepted once their first bytes arrive: take those first, so the close is a FIN after the
+    // answer rather than a reset that could destroy it (a reset only if the client sends more before it reads).
+    char discard[16384];
+    ssize_t ignored = recv(fd, discard, sizeof discard, MSG_DONTWAIT);
+    ignored = send(fd, answer, sizeof answer - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
     (void)ignored;
     close(fd);
 }
@@ -1013,6 +1020,9 @@ static int listen_on(struct sockaddr_storage *address, socklen_t length) {
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
     if (address->ss_family == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+    // Accept a connection once its first bytes have arrived (a silent one after about a second), so the loop
+    // reads the request with the accept instead of registering the socket and waiting for it.
+    setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &one, sizeof one);
     if (bind(fd, (struct sockaddr *)address, length) != 0 || listen(fd, 4096) != 0) {
         close(fd);
         return -1;

@@ -190,14 +190,21 @@ struct ServerTests {
     @Test func connectionsPerAddressAreBounded() throws {
         let directory = try TemporaryDirectory()
         let daemon = try Daemon(data: directory.path + "/data", arguments: ["--max-connections-per-ip", "2"])
-        let first = try RawConnection(port: daemon.port)
-        let second = try RawConnection(port: daemon.port)
-        usleep(100_000)
+        // Two keep-alive connections, each answered and held open (a connection is accepted once its first bytes
+        // arrive, so a client that never sends is not counted until the kernel hands it over, after about a second).
+        var held: [RawConnection] = []
+        for _ in 0..<2 {
+            let connection = try RawConnection(port: daemon.port)
+            try connection.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            #expect(try connection.readResponse().status == 200)
+            held.append(connection)
+        }
         let third = try RawConnection(port: daemon.port)
+        try third.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         let refused = try third.readResponse()
         #expect(refused.status == 503)                     // a JSON refusal, then closed
         #expect(refused.text.contains("too_many_connections"))
-        withExtendedLifetime((first, second)) {}
+        withExtendedLifetime(held) {}
     }
 
     @Test func secondDaemonOnTheSameDataDirectoryIsRefused() throws {

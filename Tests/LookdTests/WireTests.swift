@@ -322,6 +322,7 @@ struct WireTests {
         }
         // A ninth connection from a full address is refused with JSON.
         let greedy = try WireConnection(port: wire.port, from: "127.0.0.2")
+        try greedy.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         let refused = greedy.responses(1)
         #expect(refused.responses.first?.status == 503)
         #expect(refused.responses.first?.errorCode == "too_many_connections")
