@@ -180,6 +180,32 @@ public struct JSONWriter {
         string(text)
     }
 
+    /// `key(static: name)` then `string(unescapedCount: count, body)`, in the compact layout in one reservation:
+    /// `body` must initialize exactly `count` bytes (≥ 0) at the pointer it is given, valid UTF-8 that needs no
+    /// escaping (no byte below 0x20, no `"` or `\`; debug builds check). For fixed-width values such as
+    /// `#RRGGBB` colours.
+    @inlinable @inline(__always)
+    public mutating func member(static name: StaticString, unescapedCount count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        assert(Self.needsNoEscape(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)), "a static key must need no escaping")
+        precondition(count >= 0, "count must not be negative")
+        guard pretty else {
+            let nameCount = name.utf8CodeUnitCount
+            return compact(reserving: nameCount + count + 5, endsValue: true) { out in
+                out[0] = UInt8(ascii: "\"")
+                OutputBuffer.copy(name.utf8Start, count: nameCount, to: out + 1)
+                out[nameCount + 1] = UInt8(ascii: "\"")
+                out[nameCount + 2] = UInt8(ascii: ":")
+                out[nameCount + 3] = UInt8(ascii: "\"")
+                body(out + nameCount + 4)
+                assert(Self.needsNoEscape(UnsafeBufferPointer(start: out + nameCount + 4, count: count)), "the bytes written must need no escaping")
+                out[nameCount + count + 4] = UInt8(ascii: "\"")
+                return nameCount + count + 5
+            }
+        }
+        key(static: name)
+        string(unescapedCount: count, body)
+    }
+
     /// `key(static: name)` then `string(static: text)`.
     @inlinable @inline(__always)
     public mutating func member(static name: StaticString, static text: StaticString) {

@@ -85,8 +85,7 @@ extension ResolvedLook {
 extension JSONWriter {
     /// `"name": "#RRGGBB"`, written in place (no `String`, no escape scan).
     mutating func member(static name: StaticString, _ color: RGBColor) {
-        key(static: name)
-        string(unescapedCount: 7) { color.writeHex(to: $0) }
+        member(static: name, unescapedCount: 7) { color.writeHex(to: $0) }
     }
 
     /// `"name": {"source": …, "value": ` — the caller writes the value, then ends the object.
