@@ -140,10 +140,9 @@ enum FieldReader {
             guard members.count <= LookLimits.localizedEntries else {
                 return .failed(field(), .tooLong, "more than \(LookLimits.localizedEntries) languages")
             }
-            var texts: [String: String] = [:]
-            // Whether trimming changed a text: only then is a new dictionary filled; else the texts are the
-            // members' strings as they are (`mapValues` keeps the members' hash table: no key is hashed again).
-            var trimmed = false
+            // Made only once trimming changed a text (nil until then): else the texts are the members' strings
+            // as they are (`mapValues` keeps the members' hash table: no key is hashed again).
+            var texts: [String: String]?
             var problems: [FieldReading<LocalizedText>.Problem] = []
             for (tag, json) in members {
                 guard isLanguageTag(tag) else {
@@ -160,18 +159,15 @@ enum FieldReader {
                 let count = value.utf8.count
                 switch teamText(value, limit: limit, label: label) {
                 case .success(let text):
-                    if !trimmed, text.utf8.count != count {
-                        trimmed = true
-                        texts.reserveCapacity(members.count)
-                    }
-                    if trimmed { texts[tag] = text }
+                    if texts == nil, text.utf8.count != count { texts = Dictionary(minimumCapacity: members.count) }
+                    texts?[tag] = text
                 case .failure(let problem): problems.append(.init(field: "\(field()).\(tag)", code: problem.code, message: problem.message))
                 }
             }
             guard problems.isEmpty else {
                 return FieldReading(value: nil, problems: problems.sorted { $0.field < $1.field })
             }
-            guard trimmed else { return FieldReading(value: .localized(members.mapValues { $0.stringValue ?? "" })) }
+            guard var texts else { return FieldReading(value: .localized(members.mapValues { $0.stringValue ?? "" })) }
             // The texts before the first trimmed one were skipped: fill them in (as they are).
             for (tag, json) in members where texts[tag] == nil { texts[tag] = json.stringValue ?? "" }
             return FieldReading(value: .localized(texts))

@@ -56,10 +56,9 @@ struct LayerReading {
         }
     }
 
-    /// The diagnostics, moved out (the reading keeps none).
-    mutating func takeDiagnostics() -> [Diagnostic] {
-        defer { diagnostics = [] }
-        return diagnostics
+    /// The diagnostics, moved out; the reading is consumed (no empty array is made to take their place).
+    consuming func takeDiagnostics() -> [Diagnostic] {
+        diagnostics
     }
 
     /// Stable order: by the top-level field the diagnostic is about, then as found within that field.
