@@ -274,19 +274,20 @@ public struct JSONWriter {
         // A sign, at most 20 digits (19 with a point) and a point.
         compact(reserving: 22, endsValue: true) { out in
             var magnitude = units.magnitude
-            var digits = 1
-            var rest = magnitude / 10
-            while rest > 0 {
-                digits += 1
-                rest /= 10
-            }
-            // The integer part has at least one digit; the fraction loses its trailing zeros.
-            let integerDigits = max(digits - places, 1)
+            // The fraction loses its trailing zeros; the digits left are counted by comparison (no division).
             var fractionDigits = places
             while fractionDigits > 0, magnitude % 10 == 0 {
                 magnitude /= 10
                 fractionDigits -= 1
             }
+            var digits = 1
+            var power: UInt = 10
+            while digits < 20, magnitude >= power {
+                digits += 1
+                power = digits < 20 ? power &* 10 : .max
+            }
+            // The integer part has at least one digit.
+            let integerDigits = max(digits - fractionDigits, 1)
             let sign = units < 0 ? 1 : 0
             out[0] = UInt8(ascii: "-")
             // Right to left: the fraction's digits, the point, the integer part's digits (leading zeros as needed).
