@@ -71,6 +71,7 @@ struct LayerReading {
     }
 
     /// The reading's value, moved out (the reading is consumed), its problems as diagnostics.
+    @inline(__always)
     private mutating func take<Value>(_ reading: consuming FieldReading<Value>, _ layer: LookLayer) -> Value? {
         if let problems = reading.problemList {
             for problem in problems {
