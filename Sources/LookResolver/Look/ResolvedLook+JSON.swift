@@ -83,15 +83,12 @@ extension ResolvedLook {
 }
 
 extension JSONWriter {
-    /// `"name": "#RRGGBB"`, written in place (no `String`, no escape scan). Inlined: the key's length is then a
-    /// constant and its copy a store or two.
-    @inline(__always)
+    /// `"name": "#RRGGBB"`, written in place (no `String`, no escape scan).
     mutating func member(static name: StaticString, _ color: RGBColor) {
         member(static: name, unescapedCount: 7) { color.writeHex(to: $0) }
     }
 
     /// `"name": {"source": …, "value": ` — the caller writes the value, then ends the object.
-    @inline(__always)
     mutating func beginField(_ name: StaticString, source: LookLayer) {
         key(static: name)
         beginObject()
