@@ -180,6 +180,32 @@ public struct JSONWriter {
         string(text)
     }
 
+    /// `key(static: name)` then `string(unescapedCount: count, body)`, in the compact layout in one reservation:
+    /// `body` must initialize exactly `count` bytes (≥ 0) at the pointer it is given, valid UTF-8 that needs no
+    /// escaping (no byte below 0x20, no `"` or `\`; debug builds check). For fixed-width values such as
+    /// `#RRGGBB` colours.
+    @inlinable @inline(__always)
+    public mutating func member(static name: StaticString, unescapedCount count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        assert(Self.needsNoEscape(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)), "a static key must need no escaping")
+        precondition(count >= 0, "count must not be negative")
+        guard pretty else {
+            let nameCount = name.utf8CodeUnitCount
+            return compact(reserving: nameCount + count + 5, endsValue: true) { out in
+                out[0] = UInt8(ascii: "\"")
+                OutputBuffer.copy(name.utf8Start, count: nameCount, to: out + 1)
+                out[nameCount + 1] = UInt8(ascii: "\"")
+                out[nameCount + 2] = UInt8(ascii: ":")
+                out[nameCount + 3] = UInt8(ascii: "\"")
+                body(out + nameCount + 4)
+                assert(Self.needsNoEscape(UnsafeBufferPointer(start: out + nameCount + 4, count: count)), "the bytes written must need no escaping")
+                out[nameCount + count + 4] = UInt8(ascii: "\"")
+                return nameCount + count + 5
+            }
+        }
+        key(static: name)
+        string(unescapedCount: count, body)
+    }
+
     /// `key(static: name)` then `string(static: text)`.
     @inlinable @inline(__always)
     public mutating func member(static name: StaticString, static text: StaticString) {
@@ -248,19 +274,20 @@ public struct JSONWriter {
         // A sign, at most 20 digits (19 with a point) and a point.
         compact(reserving: 22, endsValue: true) { out in
             var magnitude = units.magnitude
-            var digits = 1
-            var rest = magnitude / 10
-            while rest > 0 {
-                digits += 1
-                rest /= 10
-            }
-            // The integer part has at least one digit; the fraction loses its trailing zeros.
-            let integerDigits = max(digits - places, 1)
+            // The fraction loses its trailing zeros; the digits left are counted by comparison (no division).
             var fractionDigits = places
             while fractionDigits > 0, magnitude % 10 == 0 {
                 magnitude /= 10
                 fractionDigits -= 1
             }
+            var digits = 1
+            var power: UInt = 10
+            while digits < 20, magnitude >= power {
+                digits += 1
+                power = digits < 20 ? power &* 10 : .max
+            }
+            // The integer part has at least one digit.
+            let integerDigits = max(digits - fractionDigits, 1)
             let sign = units < 0 ? 1 : 0
             out[0] = UInt8(ascii: "-")
             // Right to left: the fraction's digits, the point, the integer part's digits (leading zeros as needed).
@@ -313,6 +340,19 @@ public struct JSONWriter {
             Array(bytes).withUnsafeBufferPointer { buffer.append($0) }
         }
         valueWritten()
+    }
+
+    /// Writes, as the next value, exactly `count` bytes (≥ 0) that `body` initializes in place, in one
+    /// reservation: a complete JSON value in the compact layout, such as a fixed template with fields patched in.
+    /// Nothing is checked: wrong bytes write invalid JSON. Compact layout only (a precondition); in an indented
+    /// layout write the value with the streaming calls.
+    @inlinable @inline(__always)
+    public mutating func rawValue(count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        precondition(!pretty && count >= 0, "rawValue(count:_:) writes a non-negative count in the compact layout")
+        compact(reserving: count, endsValue: true) { out in
+            body(out)
+            return count
+        }
     }
 
     /// `key(name)` then `string(text)`.

@@ -55,6 +55,34 @@ struct JSONWriterTests {
             for _ in 0..<places { pow10 *= 10 }
             if abs(Double(units) / pow10) >= 0.0001 || units == 0 { #expect(JSONNumber(Double(units) / pow10)?.literal == text) }
         }
+        // Up to 19 or 20 digits: exact (where a Double no longer is).
+        let long: [(Int, Int, String)] = [(Int.max, 0, "9223372036854775807"), (Int.min, 18, "-9.223372036854775808"),
+                                          (1_000_000_000_000_000_000, 18, "1"), (999_999_999_999_999_999, 0, "999999999999999999")]
+        for (units, places, text) in long {
+            var writer = JSONWriter()
+            writer.number(units, places: places)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == text)
+        }
+    }
+
+    @Test("in-place members and raw values are separated like any other")
+    func inPlaceWrites() {
+        var writer = JSONWriter()
+        writer.beginArray()
+        writer.rawValue(count: 2) { $0[0] = UInt8(ascii: "{"); $0[1] = UInt8(ascii: "}") }
+        writer.beginObject()
+        writer.member(static: "a", unescapedCount: 3) { $0.update(repeating: UInt8(ascii: "x"), count: 3) }
+        writer.member(static: "bb", unescapedCount: 0) { _ in }
+        writer.endObject()
+        writer.rawValue(count: 1) { $0[0] = UInt8(ascii: "7") }
+        writer.endArray()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"[{},{"a":"xxx","bb":""},7]"#)
+
+        var pretty = JSONWriter(pretty: true)
+        pretty.beginObject()
+        pretty.member(static: "a", unescapedCount: 1) { $0[0] = UInt8(ascii: "y") }
+        pretty.endObject()
+        #expect(String(decoding: pretty.bytes, as: UTF8.self) == "{\n  \"a\": \"y\"\n}")
     }
 
     @Test("static keys give the same bytes as string keys")

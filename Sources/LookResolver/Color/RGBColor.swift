@@ -46,16 +46,21 @@ public struct RGBColor: Hashable, Sendable, Comparable {
         }
     }
 
-    /// Writes ``hex``'s seven ASCII bytes at `out`, which must have room for them.
+    /// Writes ``hex``'s seven ASCII bytes at `out`, which must have room for them: two overlapping 4-byte stores,
+    /// the digits computed for all six nibbles at once (no table, no branch).
+    @inline(__always)
     func writeHex(to out: UnsafeMutablePointer<UInt8>) {
-        let digits: StaticString = "0123456789ABCDEF"
-        out[0] = UInt8(ascii: "#")
-        out[1] = digits.utf8Start[Int(red >> 4)]
-        out[2] = digits.utf8Start[Int(red & 15)]
-        out[3] = digits.utf8Start[Int(green >> 4)]
-        out[4] = digits.utf8Start[Int(green & 15)]
-        out[5] = digits.utf8Start[Int(blue >> 4)]
-        out[6] = digits.utf8Start[Int(blue & 15)]
+        // Byte i of `nibbles` holds the i-th hex digit's value (most significant first); each becomes its ASCII
+        // digit: '0' + n, and 7 more for n ≥ 10 ('A'…'F'), found by adding 0x76 (a byte reaches 0x80 exactly when
+        // n ≥ 10, never carrying into the next).
+        let value = UInt64(packed)
+        var nibbles: UInt64 = 0
+        for index in 0..<6 { nibbles |= (value >> UInt64(20 - 4 * index) & 0xF) << UInt64(8 * index) }
+        let letters = (nibbles &+ 0x7676_7676_7676) >> 7 & 0x0101_0101_0101
+        let text = (nibbles &+ 0x3030_3030_3030 &+ letters &* 7) << 8 | UInt64(UInt8(ascii: "#"))
+        let raw = UnsafeMutableRawPointer(out)
+        raw.storeBytes(of: UInt32(truncatingIfNeeded: text).littleEndian, as: UInt32.self)
+        raw.storeBytes(of: UInt32(truncatingIfNeeded: text >> 24).littleEndian, toByteOffset: 3, as: UInt32.self)
     }
 
     /// The three channels as one 24-bit number, `0xRRGGBB`.

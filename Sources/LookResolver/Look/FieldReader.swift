@@ -4,7 +4,21 @@
 /// and still a value (a topic list that dropped an unknown preset but kept the rest).
 struct FieldReading<Value> {
     var value: Value?
-    var problems: [Problem] = []
+    /// The problems; nil when there are none, the common case, so that a clean reading holds no array whose
+    /// references are counted as it is made, moved and dropped.
+    private(set) var problemList: [Problem]?
+
+    /// The problems, in order; empty when there are none.
+    var problems: [Problem] { problemList ?? [] }
+
+    init(value: Value?) {
+        self.value = value
+    }
+
+    init(value: Value?, problems: [Problem]) {
+        self.value = value
+        problemList = problems.isEmpty ? nil : problems
+    }
 
     struct Problem {
         var field: String
@@ -17,9 +31,12 @@ struct FieldReading<Value> {
     }
 }
 
+/// Each reader takes its JSON value `consuming` and switches on it with `consume`: the payload (a string, the
+/// members) is moved out rather than copied, so reading a field costs no reference counting beyond what iterating
+/// its layer already did.
 enum FieldReader {
-    static func accent(_ json: JSONValue) -> FieldReading<AccentColor> {
-        switch json {
+    static func accent(_ json: consuming JSONValue) -> FieldReading<AccentColor> {
+        switch consume json {
         case .string(let text):
             guard let color = RGBColor(hex: text) else { return .failed("accent", .invalidColor, colorMessage(text)) }
             return FieldReading(value: AccentColor(color))
@@ -29,13 +46,16 @@ enum FieldReader {
             var unknown: [String] = []
             // One pass over the members (no hashing): the two colours, and every other key as unknown.
             for (key, json) in members {
-                let isLight = key == "light"
-                guard isLight || key == "dark" else {
+                let isLight = Self.equals(key, "light")
+                guard isLight || Self.equals(key, "dark") else {
                     unknown.append(key)
                     continue
                 }
-                guard case .string(let text) = json else {
-                    problems.append(.init(field: "accent.\(key)", code: .invalidType, message: "expected a colour string like \"#3550E6\", got a \(json.typeName)"))
+                let text: String
+                switch consume json {
+                case .string(let value): text = value
+                case let other:
+                    problems.append(.init(field: "accent.\(key)", code: .invalidType, message: "expected a colour string like \"#3550E6\", got a \(other.typeName)"))
                     continue
                 }
                 guard let color = RGBColor(hex: text) else {
@@ -55,14 +75,16 @@ enum FieldReader {
                 return FieldReading(value: nil, problems: problems)
             }
             return FieldReading(value: AccentColor(light: either, dark: dark ?? either), problems: problems)
-        default:
-            return .failed("accent", .invalidType, "expected a colour string or {\"light\": …, \"dark\": …}, got a \(json.typeName)")
+        case let other:
+            return .failed("accent", .invalidType, "expected a colour string or {\"light\": …, \"dark\": …}, got a \(other.typeName)")
         }
     }
 
-    static func choice<Choice: NamedChoice>(_ json: JSONValue, field: LookField, as _: Choice.Type) -> FieldReading<Choice> {
-        guard case .string(let text) = json else {
-            return .failed(field.rawValue, .invalidType, "expected a string, got a \(json.typeName)")
+    static func choice<Choice: NamedChoice>(_ json: consuming JSONValue, field: LookField, as _: Choice.Type) -> FieldReading<Choice> {
+        let text: String
+        switch consume json {
+        case .string(let value): text = value
+        case let other: return .failed(field.rawValue, .invalidType, "expected a string, got a \(other.typeName)")
         }
         guard let value = Choice(name: text) else {
             let known = Choice.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
@@ -78,16 +100,18 @@ enum FieldReader {
         return FieldReading(value: value)
     }
 
-    static func appName(_ json: JSONValue) -> FieldReading<String> {
-        guard case .string(let text) = json else {
-            return .failed("appName", .invalidType, "expected a string, got a \(json.typeName)")
+    static func appName(_ json: consuming JSONValue) -> FieldReading<String> {
+        switch consume json {
+        case .string(let text): teamText(text, limit: LookLimits.appName, label: true).reading(field: "appName")
+        case let other: .failed("appName", .invalidType, "expected a string, got a \(other.typeName)")
         }
-        return teamText(text, limit: LookLimits.appName, label: true).reading(field: "appName")
     }
 
-    static func appIconUrl(_ json: JSONValue) -> FieldReading<String> {
-        guard case .string(let url) = json else {
-            return .failed("appIconUrl", .invalidType, "expected an https URL string, got a \(json.typeName)")
+    static func appIconUrl(_ json: consuming JSONValue) -> FieldReading<String> {
+        let url: String
+        switch consume json {
+        case .string(let value): url = value
+        case let other: return .failed("appIconUrl", .invalidType, "expected an https URL string, got a \(other.typeName)")
         }
         guard url.unicodeScalars.count <= LookLimits.url else {
             return .failed("appIconUrl", .tooLong, "longer than \(LookLimits.url) characters")
@@ -102,8 +126,8 @@ enum FieldReader {
     }
 
     /// - Parameter label: whether the text is a label (refuses bidi controls, see ``teamText(_:limit:label:)``).
-    static func localizedText(_ json: JSONValue, field: @autoclosure () -> String, limit: Int, label: Bool = false) -> FieldReading<LocalizedText> {
-        switch json {
+    static func localizedText(_ json: consuming JSONValue, field: @autoclosure () -> String, limit: Int, label: Bool = false) -> FieldReading<LocalizedText> {
+        switch consume json {
         case .string(let value):
             switch teamText(value, limit: limit, label: label) {
             case .success(let text): return FieldReading(value: .text(text))
@@ -116,45 +140,47 @@ enum FieldReader {
             guard members.count <= LookLimits.localizedEntries else {
                 return .failed(field(), .tooLong, "more than \(LookLimits.localizedEntries) languages")
             }
-            var texts: [String: String] = [:]
-            // Whether trimming changed a text: only then is a new dictionary filled; else the texts are the
-            // members' strings as they are (`mapValues` keeps the members' hash table: no key is hashed again).
-            var trimmed = false
+            // Made only once trimming changed a text (nil until then): else the texts are the members' strings
+            // as they are (`mapValues` keeps the members' hash table: no key is hashed again).
+            var texts: [String: String]?
             var problems: [FieldReading<LocalizedText>.Problem] = []
             for (tag, json) in members {
                 guard isLanguageTag(tag) else {
                     problems.append(.init(field: "\(field()).\(tag)", code: .invalidLocale, message: "'\(clip(tag))' is not a language tag like en, pt-BR or zh-Hant"))
                     continue
                 }
-                guard case .string(let value) = json else {
-                    problems.append(.init(field: "\(field()).\(tag)", code: .invalidType, message: "expected a string, got a \(json.typeName)"))
+                let value: String
+                switch consume json {
+                case .string(let text): value = text
+                case let other:
+                    problems.append(.init(field: "\(field()).\(tag)", code: .invalidType, message: "expected a string, got a \(other.typeName)"))
                     continue
                 }
+                let count = value.utf8.count
                 switch teamText(value, limit: limit, label: label) {
                 case .success(let text):
-                    if !trimmed, text.utf8.count != value.utf8.count {
-                        trimmed = true
-                        texts.reserveCapacity(members.count)
-                    }
-                    if trimmed { texts[tag] = text }
+                    if texts == nil, text.utf8.count != count { texts = Dictionary(minimumCapacity: members.count) }
+                    texts?[tag] = text
                 case .failure(let problem): problems.append(.init(field: "\(field()).\(tag)", code: problem.code, message: problem.message))
                 }
             }
             guard problems.isEmpty else {
                 return FieldReading(value: nil, problems: problems.sorted { $0.field < $1.field })
             }
-            guard trimmed else { return FieldReading(value: .localized(members.mapValues { $0.stringValue ?? "" })) }
+            guard var texts else { return FieldReading(value: .localized(members.mapValues { $0.stringValue ?? "" })) }
             // The texts before the first trimmed one were skipped: fill them in (as they are).
             for (tag, json) in members where texts[tag] == nil { texts[tag] = json.stringValue ?? "" }
             return FieldReading(value: .localized(texts))
-        default:
-            return .failed(field(), .invalidType, "expected a string or an object of language tag → string, got a \(json.typeName)")
+        case let other:
+            return .failed(field(), .invalidType, "expected a string or an object of language tag → string, got a \(other.typeName)")
         }
     }
 
-    static func topics(_ json: JSONValue) -> FieldReading<[Topic]> {
-        guard case .array(let items) = json else {
-            return .failed("topics", .invalidType, "expected an array of topics, got a \(json.typeName)")
+    static func topics(_ json: consuming JSONValue) -> FieldReading<[Topic]> {
+        let items: [JSONValue]
+        switch consume json {
+        case .array(let elements): items = elements
+        case let other: return .failed("topics", .invalidType, "expected an array of topics, got a \(other.typeName)")
         }
         // Unknown presets are dropped before counting, so a few more than six may still resolve; far more cannot.
         guard items.count <= Topic.maximumCount * 4 else {
@@ -165,10 +191,10 @@ enum FieldReader {
         topics.reserveCapacity(items.count)
         for index in items.indices {
             var reading = topic(items[index], index: index)
-            if !reading.problems.isEmpty { problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
+            if let list = reading.problemList { problems += list.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
             // Moved out, not copied: a topic holds several strings.
             guard let topic = reading.value.take() else { continue }
-            if topics.contains(where: { $0.id == topic.id }) {
+            if topics.contains(where: { Self.equals($0.id, topic.id) }) {
                 problems.append(.init(field: "topics[\(index)].id", code: .duplicateTopicID, message: "the id '\(topic.id)' is used by an earlier topic; ids must be unique"))
                 continue
             }
@@ -181,28 +207,30 @@ enum FieldReader {
         return FieldReading(value: topics, problems: problems)
     }
 
-    static func topic(_ json: JSONValue, index: Int) -> FieldReading<Topic> {
+    static func topic(_ json: consuming JSONValue, index: Int) -> FieldReading<Topic> {
         var path: String { "topics[\(index)]" }
-        if case .string(let name) = json {
+        let members: [String: JSONValue]
+        switch consume json {
+        case .string(let name):
             guard let preset = Topic.preset(named: name) else {
                 let known = Topic.presets.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
                 return .failed(path, .unknownValue, "unknown preset '\(clip(name))' (this version knows \(known)); ignored")
             }
             return FieldReading(value: preset)
-        }
-        guard case .object(let members) = json else {
-            return .failed(path, .invalidType, "expected a preset name or {id, label, symbol, prefill}, got a \(json.typeName)")
+        case .object(let value): members = value
+        case let other: return .failed(path, .invalidType, "expected a preset name or {id, label, symbol, prefill}, got a \(other.typeName)")
         }
         var problems: [FieldReading<Topic>.Problem] = []
         var idJSON: JSONValue?, labelJSON: JSONValue?, symbolJSON: JSONValue?, prefillJSON: JSONValue?
         var unknown: [String] = []
         // One pass over the members (no hashing); unknown keys reported sorted, whatever the members' order.
         for (key, value) in members {
-            switch key {
-            case "id": idJSON = value
-            case "label": labelJSON = value
-            case "symbol": symbolJSON = value
-            case "prefill": prefillJSON = value
+            // The four names differ in length: one comparison each.
+            switch key.utf8.count {
+            case 2 where key == "id": idJSON = value
+            case 5 where key == "label": labelJSON = value
+            case 6 where key == "symbol": symbolJSON = value
+            case 7 where key == "prefill": prefillJSON = value
             default: unknown.append(key)
             }
         }
@@ -210,7 +238,7 @@ enum FieldReader {
             problems.append(.init(field: "\(path).\(key)", code: .unknownField, message: "a topic has id, label, symbol and prefill; '\(clip(key))' is ignored"))
         }
         var id: String?
-        switch idJSON {
+        switch consume idJSON {
         case nil, .null?:
             problems.append(.init(field: "\(path).id", code: .missingValue, message: "a topic needs an id"))
         case .string(let value)?:
@@ -221,15 +249,15 @@ enum FieldReader {
             problems.append(.init(field: "\(path).id", code: .invalidType, message: "expected a string, got a \(other.typeName)"))
         }
         var label: LocalizedText?
-        if let json = labelJSON, !json.isNull {
+        if let json = labelJSON.take(), !json.isNull {
             let reading = localizedText(json, field: "\(path).label", limit: LookLimits.topicLabel, label: true)
-            if !reading.problems.isEmpty { problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
+            if let list = reading.problemList { problems += list.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
             label = reading.value
         } else {
             problems.append(.init(field: "\(path).label", code: .missingValue, message: "a topic needs a label"))
         }
         var symbol = "bubble.left"
-        switch symbolJSON {
+        switch consume symbolJSON {
         case nil, .null?:
             break
         case .string(let value)?:
@@ -240,9 +268,9 @@ enum FieldReader {
             problems.append(.init(field: "\(path).symbol", code: .invalidType, message: "expected a string, got a \(other.typeName)"))
         }
         var prefill: LocalizedText?
-        if let json = prefillJSON, !json.isNull {
+        if let json = prefillJSON.take(), !json.isNull {
             let reading = localizedText(json, field: "\(path).prefill", limit: LookLimits.topicPrefill)
-            if !reading.problems.isEmpty { problems += reading.problems.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
+            if let list = reading.problemList { problems += list.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
             prefill = reading.value
         }
         guard !problems.contains(where: { $0.code.severity == .error }), let id, let label else {
@@ -263,12 +291,13 @@ enum FieldReader {
     /// character (``VisibleText/isVisible(_:)``, else `invisible_text`); at most `limit` scalars. A `label` (an
     /// app name, a topic label) also refuses bidi controls (`bidi_control`, see ``VisibleText/isBidiControl(_:)``):
     /// they are refused rather than removed, so what is shown is always exactly what the team wrote.
-    static func teamText(_ value: String, limit: Int, label: Bool = false) -> Result<String, TextProblem> {
+    /// `value` is consumed: a text kept as it is is returned without a copy.
+    static func teamText(_ value: consuming String, limit: Int, label: Bool = false) -> Result<String, TextProblem> {
         // Printable ASCII that starts and ends with a visible character, the common case, in one pass over the
         // bytes: nothing to trim, visible, no control or bidi character; its length is its byte count.
         let printable = value.utf8.withContiguousStorageIfAvailable { bytes in
             guard let first = bytes.first, let last = bytes.last, first > 0x20, last > 0x20 else { return false }
-            return bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            return isPrintableASCII(bytes)
         }
         if printable == true {
             let count = value.utf8.count
@@ -281,7 +310,7 @@ enum FieldReader {
         guard !trimmed.isEmpty else { return .failure(TextProblem(code: .emptyValue, message: "must not be empty")) }
         // Printable ASCII, the common case: trimmed, it starts with a visible character, and has no control or
         // bidi character; its length is its byte count.
-        if trimmed.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }) == true {
+        if trimmed.utf8.withContiguousStorageIfAvailable(isPrintableASCII) == true {
             let count = trimmed.utf8.count
             guard count <= limit else {
                 return .failure(TextProblem(code: .tooLong, message: "\(count) characters; at most \(limit)"))
@@ -310,6 +339,33 @@ enum FieldReader {
             return .failure(TextProblem(code: .tooLong, message: "\(count) characters; at most \(limit)"))
         }
         return .success(trimmed)
+    }
+
+    /// Whether two texts are equal, lengths first: most texts that differ (names, ids) are told apart without a
+    /// string comparison.
+    @inline(__always)
+    static func equals(_ text: borrowing String, _ other: borrowing String) -> Bool {
+        text.utf8.count == other.utf8.count && text == other
+    }
+
+    /// Whether every byte is printable ASCII (0x20…0x7E): eight bytes per step, then byte by byte. In a word, a
+    /// byte below 0x20 sets its high bit in `(w - 0x20…) & ~w` (a borrow only reaches bytes above one that is
+    /// flagged itself, so "any" is exact), and a byte of 0x7F or more sets it in `(w + 0x01…) | w`.
+    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            if ((word &- ones &* 0x20) & ~word | (word &+ ones) | word) & highs != 0 { return false }
+            index += 8
+        }
+        while index < count {
+            guard base[index] >= 0x20, base[index] < 0x7F else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// A scalar's code point as 4 to 6 uppercase hex digits.

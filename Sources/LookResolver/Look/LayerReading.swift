@@ -27,10 +27,10 @@ struct LayerReading {
         }
     }
 
-    /// One member of the layer (inlined into the loop: the member's key and value are then borrowed from the
-    /// dictionary rather than retained for a call).
+    /// One member of the layer (inlined into the loop); its value, already a copy the iteration made, is moved
+    /// into the field's reader.
     @inline(__always)
-    private mutating func read(_ name: String, _ value: JSONValue, _ layer: LookLayer) {
+    private mutating func read(_ name: String, _ value: consuming JSONValue, _ layer: LookLayer) {
         guard let field = LookField(name: name) else {
             diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))
             return
@@ -56,10 +56,9 @@ struct LayerReading {
         }
     }
 
-    /// The diagnostics, moved out (the reading keeps none).
-    mutating func takeDiagnostics() -> [Diagnostic] {
-        defer { diagnostics = [] }
-        return diagnostics
+    /// The diagnostics, moved out; the reading is consumed (no empty array is made to take their place).
+    consuming func takeDiagnostics() -> [Diagnostic] {
+        diagnostics
     }
 
     /// Stable order: by the top-level field the diagnostic is about, then as found within that field.
@@ -72,9 +71,10 @@ struct LayerReading {
     }
 
     /// The reading's value, moved out (the reading is consumed), its problems as diagnostics.
+    @inline(__always)
     private mutating func take<Value>(_ reading: consuming FieldReading<Value>, _ layer: LookLayer) -> Value? {
-        if !reading.problems.isEmpty {
-            for problem in reading.problems {
+        if let problems = reading.problemList {
+            for problem in problems {
                 diagnostics.append(Diagnostic(layer: layer, field: problem.field, code: problem.code, message: problem.message))
             }
         }

@@ -85,8 +85,7 @@ extension ResolvedLook {
 extension JSONWriter {
     /// `"name": "#RRGGBB"`, written in place (no `String`, no escape scan).
     mutating func member(static name: StaticString, _ color: RGBColor) {
-        key(static: name)
-        string(unescapedCount: 7) { color.writeHex(to: $0) }
+        member(static: name, unescapedCount: 7) { color.writeHex(to: $0) }
     }
 
     /// `"name": {"source": …, "value": ` — the caller writes the value, then ends the object.
@@ -209,7 +208,30 @@ extension AppIcon {
 }
 
 extension AppearancePalette {
+    /// The compact object with every colour `#000000`: its bytes are copied whole and the eight colours written
+    /// over their placeholders, at ``hexOffsets``.
+    private static let template: StaticString = ##"{"background":"#000000","bubbleFill":"#000000","bubbleText":"#000000","secondaryText":"#000000","teamBubbleFill":"#000000","teamBubbleText":"#000000","text":"#000000","tint":"#000000"}"##
+
+    /// Where each colour's `#` is in ``template``, in the members' order (`LookBytesGoldenTests` pins the bytes).
+    static let hexOffsets = (15, 38, 61, 87, 114, 141, 158, 175)
+
     func write(to writer: inout JSONWriter) {
+        // The compact layout (the wire): one reservation, one copy, eight in-place colours.
+        guard writer.pretty else {
+            let template = Self.template, offsets = Self.hexOffsets
+            writer.rawValue(count: template.utf8CodeUnitCount) { out in
+                out.update(from: template.utf8Start, count: template.utf8CodeUnitCount)
+                background.writeHex(to: out + offsets.0)
+                bubbleFill.writeHex(to: out + offsets.1)
+                bubbleText.writeHex(to: out + offsets.2)
+                secondaryText.writeHex(to: out + offsets.3)
+                teamBubbleFill.writeHex(to: out + offsets.4)
+                teamBubbleText.writeHex(to: out + offsets.5)
+                text.writeHex(to: out + offsets.6)
+                tint.writeHex(to: out + offsets.7)
+            }
+            return
+        }
         writer.beginObject()
         writer.member(static: "background", background)
         writer.member(static: "bubbleFill", bubbleFill)

@@ -18,7 +18,11 @@ public enum AppIcon: Hashable, Sendable {
         var utf8 = name.utf8.makeIterator()
         if let first = utf8.next(), first > 0x20, first < 0x7F, (utf8.next() ?? 0) < 0x80 {
             let upper = first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") ? first - 0x20 : first
-            return String(Character(Unicode.Scalar(upper)))
+            // One ASCII byte: a small string, built in place without an allocation or a Character.
+            return String(unsafeUninitializedCapacity: 1) { buffer in
+                buffer[0] = upper
+                return 1
+            }
         }
         guard let first = name.first(where: { $0.unicodeScalars.first.map(VisibleText.isVisible) ?? false }) else { return nil }
         let upper = String(first).uppercased()

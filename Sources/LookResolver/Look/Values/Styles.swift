@@ -24,17 +24,18 @@ public enum HeaderStyle: String, Sendable, Codable, CaseIterable, Hashable {
 
 /// A style chosen by name in a layer: one of a few raw values.
 protocol NamedChoice: RawRepresentable<String>, CaseIterable {
-    /// The case whose raw value is `name` exactly, or nil: `init(rawValue:)` as a plain `switch` (the
-    /// synthesized one searches a table of names, and every resolve reads up to three styles per layer).
+    /// The case whose raw value is `name` exactly, or nil: `init(rawValue:)` as a `switch` on the name's length
+    /// (each type's names differ in length) and one comparison (the synthesized one searches a table of names,
+    /// and every resolve reads up to three styles per layer).
     init?(name: borrowing String)
 }
 
 extension Corners: NamedChoice {
     init?(name: borrowing String) {
-        switch name {
-        case "round": self = .round
-        case "soft": self = .soft
-        case "square": self = .square
+        switch name.utf8.count {
+        case 5 where name == "round": self = .round
+        case 4 where name == "soft": self = .soft
+        case 6 where name == "square": self = .square
         default: return nil
         }
     }
@@ -42,10 +43,10 @@ extension Corners: NamedChoice {
 
 extension FontStyle: NamedChoice {
     init?(name: borrowing String) {
-        switch name {
-        case "system": self = .system
-        case "rounded": self = .rounded
-        case "serif": self = .serif
+        switch name.utf8.count {
+        case 6 where name == "system": self = .system
+        case 7 where name == "rounded": self = .rounded
+        case 5 where name == "serif": self = .serif
         default: return nil
         }
     }
@@ -53,10 +54,10 @@ extension FontStyle: NamedChoice {
 
 extension HeaderStyle: NamedChoice {
     init?(name: borrowing String) {
-        switch name {
-        case "person": self = .person
-        case "team": self = .team
-        case "app": self = .app
+        switch name.utf8.count {
+        case 6 where name == "person": self = .person
+        case 4 where name == "team": self = .team
+        case 3 where name == "app": self = .app
         default: return nil
         }
     }
