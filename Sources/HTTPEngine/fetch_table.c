@@ -110,11 +110,26 @@ static void remove_app(he_fetch_table *table, size_t bucket, fetch_app *previous
     free_app(table, app);
 }
 
+static int is_app(const fetch_app *app, const char *key, size_t key_len, unsigned long long hash) {
+    return app->hash == hash && app->key_len == key_len && memcmp(app->key, key, key_len) == 0;
+}
+
 static fetch_app *find_app(he_fetch_table *table, const char *key, size_t key_len, unsigned long long hash) {
     for (fetch_app *app = table->buckets[hash & (table->bucket_count - 1)]; app; app = app->next) {
-        if (app->hash == hash && app->key_len == key_len && memcmp(app->key, key, key_len) == 0) return app;
+        if (is_app(app, key, key_len, hash)) return app;
     }
     return NULL;
+}
+
+/// Unlinks and frees the app `key` names, if the table holds it.
+static void remove_key(he_fetch_table *table, const char *key, size_t key_len, unsigned long long hash) {
+    size_t bucket = hash & (table->bucket_count - 1);
+    for (fetch_app *previous = NULL, *app = table->buckets[bucket]; app; previous = app, app = app->next) {
+        if (is_app(app, key, key_len, hash)) {
+            remove_app(table, bucket, previous, app);
+            return;
+        }
+    }
 }
 
 /// Evicts apps by CLOCK (second chance), never `keep`, until `needed` more bytes fit or nothing else is left.
@@ -199,17 +214,23 @@ static int cut_template(fields_template *template, const char *text) {
     return 0;
 }
 
+/// The next id of a space-separated list at `*cursor`: its length (0 at the end), and `*cursor` moved past it.
+static size_t next_id(const char **cursor, const char **id) {
+    const char *end = strchr(*cursor, ' ');
+    size_t length = end ? (size_t)(end - *cursor) : strlen(*cursor);
+    *id = *cursor;
+    *cursor += length + (end ? 1 : 0);
+    return length;
+}
+
 he_fetch_table *he_fetch_table_create(int access_log_fd, const char *route, const char *prefix, const char *suffix,
                                       const char *languages, const char *ok_fields, const char *not_modified_fields,
                                       size_t capacity_bytes) {
     if (!route || !prefix || !suffix || !languages || !ok_fields || !not_modified_fields) return NULL;
     size_t language_count = 0;
-    for (const char *each = languages; *each;) {
-        const char *end = strchr(each, ' ');
-        size_t length = end ? (size_t)(end - each) : strlen(each);
+    for (const char *cursor = languages, *id; *cursor; language_count++) {
+        size_t length = next_id(&cursor, &id);
         if (length == 0 || length >= FETCH_LANGUAGE_ID_MAX) return NULL;
-        language_count++;
-        each += length + (end ? 1 : 0);
     }
     he_fetch_table *table = calloc(1, sizeof *table);
     if (!table) return NULL;
@@ -232,11 +253,9 @@ he_fetch_table *he_fetch_table_create(int access_log_fd, const char *route, cons
     table->log_fd = access_log_fd;
     snprintf(table->route, sizeof table->route, "%s", route);
     size_t index = 0;
-    for (const char *each = languages; *each; index++) {
-        const char *end = strchr(each, ' ');
-        size_t length = end ? (size_t)(end - each) : strlen(each);
-        table->language_id_lens[index] = copy_text(table->language_ids[index], FETCH_LANGUAGE_ID_MAX, each, length);
-        each += length + (end ? 1 : 0);
+    for (const char *cursor = languages, *id; *cursor; index++) {
+        size_t length = next_id(&cursor, &id);
+        table->language_id_lens[index] = copy_text(table->language_ids[index], FETCH_LANGUAGE_ID_MAX, id, length);
     }
     table->language_count = language_count;
     table->capacity = capacity_bytes;
@@ -289,10 +308,7 @@ int he_fetch_table_fill(he_fetch_table *table, unsigned long long generation, co
     if (table->generation != generation) goto done;
     fetch_app *app = find_app(table, fill->key, fill->key_len, hash);
     if (app && app->version != fill->version) {
-        size_t bucket = hash & (table->bucket_count - 1);
-        fetch_app *previous = NULL;
-        for (fetch_app *each = table->buckets[bucket]; each != app; each = each->next) previous = each;
-        remove_app(table, bucket, previous, app);
+        remove_key(table, fill->key, fill->key_len, hash);
         app = NULL;
     }
     if (!app) {
@@ -345,17 +361,11 @@ void he_fetch_table_invalidate(he_fetch_table *table, const char *key, size_t ke
     unsigned long long hash = key ? hash_key(key, key_len) : 0;
     pthread_mutex_lock(&table->lock);
     table->generation++;
-    for (size_t bucket = 0; bucket < table->bucket_count; bucket++) {
-        if (key && bucket != (hash & (table->bucket_count - 1))) continue;
-        fetch_app *previous = NULL, *app = table->buckets[bucket];
-        while (app) {
-            fetch_app *next = app->next;
-            if (!key || (app->hash == hash && app->key_len == key_len && memcmp(app->key, key, key_len) == 0)) {
-                remove_app(table, bucket, previous, app);
-            } else {
-                previous = app;
-            }
-            app = next;
+    if (key) {
+        remove_key(table, key, key_len, hash);
+    } else {
+        for (size_t bucket = 0; bucket < table->bucket_count; bucket++) {
+            while (table->buckets[bucket]) remove_app(table, bucket, NULL, table->buckets[bucket]);
         }
     }
     pthread_mutex_unlock(&table->lock);

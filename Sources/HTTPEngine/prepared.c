@@ -51,35 +51,18 @@ int he_status_has_body(int status) { return !(status < 200 || status == 204 || s
 
 size_t he_head_bound(size_t fields_len) { return fields_len + 96; }
 
-/// Appends `value` in decimal and returns the end (no printf: this runs for every response).
-static unsigned char *append_decimal(unsigned char *out, unsigned long long value) {
-    unsigned char reversed[20];
-    int count = 0;
-    do {
-        reversed[count++] = (unsigned char)('0' + value % 10);
-        value /= 10;
-    } while (value != 0);
-    while (count > 0) *out++ = reversed[--count];
-    return out;
-}
-
-static unsigned char *append_text(unsigned char *out, const char *text, size_t length) {
-    memcpy(out, text, length);
-    return out + length;
-}
-
 size_t he_write_head(unsigned char *out, int status, const char *fields, size_t fields_len, size_t body_len) {
-    unsigned char *at = append_text(out, "HTTP/1.1 ", 9);
-    at = append_decimal(at, (unsigned long long)(status < 0 ? 0 : status));
+    unsigned char *at = he_append(out, "HTTP/1.1 ", 9);
+    at = he_append_number(at, (unsigned long long)(status < 0 ? 0 : status), 10, 1);
     *at++ = ' ';
     const char *reason = he_reason(status);
-    at = append_text(at, reason, strlen(reason));
-    at = append_text(at, "\r\n", 2);
-    at = append_text(at, fields, fields_len);
+    at = he_append(at, reason, strlen(reason));
+    at = he_append(at, "\r\n", 2);
+    at = he_append(at, fields, fields_len);
     if (he_status_has_body(status)) {
-        at = append_text(at, "Content-Length: ", 16);
-        at = append_decimal(at, body_len);
-        at = append_text(at, "\r\n", 2);
+        at = he_append(at, "Content-Length: ", 16);
+        at = he_append_number(at, body_len, 10, 1);
+        at = he_append(at, "\r\n", 2);
     }
     return (size_t)(at - out);
 }

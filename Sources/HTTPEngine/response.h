@@ -4,6 +4,27 @@
 
 #include "http_engine.h"
 
+#include <string.h>
+
+/// Copies `length` bytes of `text` to `out` and returns the end (the caller has made room).
+static inline unsigned char *he_append(unsigned char *out, const char *text, size_t length) {
+    memcpy(out, text, length);
+    return out + length;
+}
+
+/// Appends `value` in `base` (10, or 16 in lower case) with at least `digits` digits (at most 20), and returns the
+/// end. No printf: heads and request ids are written for every response.
+static inline unsigned char *he_append_number(unsigned char *out, unsigned long long value, unsigned base, int digits) {
+    unsigned char reversed[24];
+    int count = 0;
+    do {
+        reversed[count++] = (unsigned char)"0123456789abcdef"[value % base];
+        value /= base;
+    } while (value != 0 || count < digits);
+    while (count > 0) *out++ = reversed[--count];
+    return out;
+}
+
 /// The reason phrase for `status`.
 const char *he_reason(int status);
 /// False for 1xx, 204 and 304, which have no body and no Content-Length.

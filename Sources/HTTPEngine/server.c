@@ -335,28 +335,11 @@ static connection *open_connection(loop *l, int fd, const he_address *address) {
 
 // MARK: Responses
 
-/// Appends `value` in lower-case hex (at least `digits` digits) and returns the end.
-static char *append_hex(char *out, unsigned long long value, int digits) {
-    char reversed[16];
-    int count = 0;
-    do {
-        reversed[count++] = "0123456789abcdef"[value & 15];
-        value >>= 4;
-    } while (value != 0 || count < digits);
-    while (count > 0) *out++ = reversed[--count];
-    return out;
-}
-
 /// The next request id: 8 hex digits fixed per server, then a counter in hex. NUL-terminated in `out` (32 bytes).
 static void next_request_id(he_server *server, char *out) {
     unsigned long long number = atomic_fetch_add_explicit(&server->next_id, 1, memory_order_relaxed) + 1;
-    char *end = append_hex(append_hex(out, server->id_prefix, 8), number, 1);
+    unsigned char *end = he_append_number(he_append_number((unsigned char *)out, server->id_prefix, 16, 8), number, 16, 1);
     *end = 0;
-}
-
-static unsigned char *append(unsigned char *at, const char *text, size_t length) {
-    memcpy(at, text, length);
-    return at + length;
 }
 
 static void refresh_date(loop *l) {
@@ -376,11 +359,11 @@ static int write_tail(connection *c, int close) {
     memcpy(at, c->loop->date, c->loop->date_len);
     at += c->loop->date_len;
     static const char id[] = "X-Request-Id: ", closing[] = "Connection: close\r\n", keep[] = "Connection: keep-alive\r\n";
-    at = append(at, id, sizeof id - 1);
-    at = append(at, c->exchange.request_id, strlen(c->exchange.request_id));
-    at = append(at, "\r\n", 2);
-    if (close) at = append(at, closing, sizeof closing - 1);
-    else if (c->head.request.version_minor == 0) at = append(at, keep, sizeof keep - 1);
+    at = he_append(at, id, sizeof id - 1);
+    at = he_append(at, c->exchange.request_id, strlen(c->exchange.request_id));
+    at = he_append(at, "\r\n", 2);
+    if (close) at = he_append(at, closing, sizeof closing - 1);
+    else if (c->head.request.version_minor == 0) at = he_append(at, keep, sizeof keep - 1);
     *at++ = '\r';
     *at++ = '\n';
     c->out_len = (size_t)(at - c->out);

@@ -9,7 +9,8 @@ import Strings
 /// requests are still counted (`counts`, folded into /metrics) and written to the access log (by the engine, in the
 /// same format).
 ///
-/// Filled from the fetch route's answers (a language at a time); bounded by `capacityBytes`, apps evicted by CLOCK.
+/// Filled by the look service (an app's languages all at once while there is room, then one at a time); bounded by
+/// `capacityBytes`, apps evicted by CLOCK.
 /// Coherence: the look cache calls `invalidate` inside each of its own invalidations, so when a publish's cache
 /// invalidation returns (before its response is sent) no loop serves the old version any more; a fill is refused
 /// when any invalidation happened since its `generation` was read (read it before reading the look cache).
