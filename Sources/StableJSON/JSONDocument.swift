@@ -113,7 +113,7 @@ public struct JSONDocument: Sendable, Hashable {
         case .string(let text): .string(text)
         case .array(let elements): .array(elements.map(\.jsonValue))
         case .object(let members):
-            .object(Dictionary(members.map { ($0.key, $0.value.jsonValue) }, uniquingKeysWith: { _, last in last }))
+            .object(JSONObject(members.lazy.map { ($0.key, $0.value.jsonValue) }))
         }
     }
 }

@@ -210,16 +210,16 @@ struct JSONParser {
     }
 
     mutating func object() throws(Failure) -> JSONValue {
-        var members: [String: JSONValue] = [:]
-        if try enter(closing: UInt8(ascii: "}")) { return .object(members) }
+        var members = JSONObjectBuilder()
+        if try enter(closing: UInt8(ascii: "}")) { return .object(members.object()) }
         repeat {
             let (key, keyOffset) = try memberKey()
             let member = try value()
-            guard members.updateValue(member, forKey: key) == nil else {
+            guard members.add(key, member) else {
                 throw fail(.duplicateKey, "the key \"\(Self.clip(key))\" appears twice in one object", at: keyOffset)
             }
         } while try !closes(UInt8(ascii: "}"), "object")
-        return .object(members)
+        return .object(members.object())
     }
 
     /// A member's key at `index`, the colon and the white space after it: the key and its quote's offset.

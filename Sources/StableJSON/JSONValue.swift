@@ -4,14 +4,18 @@
 ///
 /// Read with ``JSONReader/read(_:limits:)`` (strict) or ``init(parsing:)``; write with ``JSONWriter``.
 /// `Codable` conformance exists for code that goes through Foundation's coders; those coders do not keep number
-/// literals and are lenient, so prefer the reader and writer. Thread-safe: a value type.
+/// literals and are lenient, so prefer the reader and writer. Objects are ``JSONObject``s (their members sorted,
+/// each key once); a dictionary literal builds one: `.object(["a": .string("x")])`. Thread-safe: a value type.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(JSONNumber)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
+
+    /// An object of `members` (see ``JSONObject/init(_:)-dictionary``).
+    public static func object(_ members: [String: JSONValue]) -> JSONValue { .object(JSONObject(members)) }
 
     /// Reads `text` strictly (see ``JSONReader``). Throws ``JSONReadError``.
     public init(parsing text: String, limits: JSONReader.Limits = .default) throws {
@@ -44,7 +48,7 @@ public enum JSONValue: Sendable, Hashable {
     /// The elements, if this is an array.
     public var arrayValue: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
     /// The members, if this is an object.
-    public var objectValue: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
+    public var objectValue: JSONObject? { if case .object(let value) = self { value } else { nil } }
     /// Whether this is `null`.
     public var isNull: Bool { if case .null = self { true } else { false } }
 
@@ -68,7 +72,7 @@ extension JSONValue: Codable {
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .object(try container.decode(JSONObject.self))
         }
     }
 

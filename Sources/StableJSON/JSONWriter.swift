@@ -80,11 +80,19 @@ public struct JSONWriter {
             beginArray()
             for element in elements { write(element) }
             endArray()
-        case .object(let members):
+        case .object(let object):
             beginObject()
-            for (name, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-                key(name)
-                write(member)
+            // The members are in the keys' string order, which is their UTF-8 order when every key is ASCII.
+            if object.members.allSatisfy({ $0.key.utf8.allSatisfy { $0 < 0x80 } }) {
+                for index in object.members.indices {
+                    key(object.members[index].key)
+                    write(object.members[index].value)
+                }
+            } else {
+                for member in object.members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                    key(member.key)
+                    write(member.value)
+                }
             }
             endObject()
         }

@@ -31,31 +31,28 @@ struct FieldReading<Value> {
     }
 }
 
-/// Each reader takes its JSON value `consuming` and switches on it with `consume`: the payload (a string, the
-/// members) is moved out rather than copied, so reading a field costs no reference counting beyond what iterating
-/// its layer already did.
+/// Each reader borrows its JSON value and walks an object's members in place (`object.members[index]`): reading
+/// a field copies nothing but what the look keeps (a string it stores counts one reference).
 enum FieldReader {
-    static func accent(_ json: consuming JSONValue) -> FieldReading<AccentColor> {
-        switch consume json {
+    static func accent(_ json: JSONValue) -> FieldReading<AccentColor> {
+        switch json {
         case .string(let text):
             guard let color = RGBColor(hex: text) else { return .failed("accent", .invalidColor, colorMessage(text)) }
             return FieldReading(value: AccentColor(color))
-        case .object(let members):
+        case .object(let object):
             var problems: [FieldReading<AccentColor>.Problem] = []
             var light: RGBColor?, dark: RGBColor?
             var unknown: [String] = []
-            // One pass over the members (no hashing): the two colours, and every other key as unknown.
-            for (key, json) in members {
+            // One pass over the members, in place: the two colours, and every other key as unknown.
+            for index in object.members.indices {
+                let key = object.members[index].key
                 let isLight = Self.equals(key, "light")
                 guard isLight || Self.equals(key, "dark") else {
                     unknown.append(key)
                     continue
                 }
-                let text: String
-                switch consume json {
-                case .string(let value): text = value
-                case let other:
-                    problems.append(.init(field: "accent.\(key)", code: .invalidType, message: "expected a colour string like \"#3550E6\", got a \(other.typeName)"))
+                guard case .string(let text) = object.members[index].value else {
+                    problems.append(.init(field: "accent.\(key)", code: .invalidType, message: "expected a colour string like \"#3550E6\", got a \(object.members[index].value.typeName)"))
                     continue
                 }
                 guard let color = RGBColor(hex: text) else {
@@ -64,9 +61,9 @@ enum FieldReader {
                 }
                 if isLight { light = color } else { dark = color }
             }
-            // Stable order whatever the members' order: dark before light, then unknown keys sorted.
+            // Stable order whatever the members' order: dark before light, then unknown keys (already sorted).
             if problems.count > 1 { problems.sort { $0.field < $1.field } }
-            for key in unknown.isEmpty ? [] : unknown.sorted() {
+            for key in unknown {
                 problems.append(.init(field: "accent.\(key)", code: .unknownField, message: "accent takes 'light' and 'dark'; '\(clip(key))' is ignored"))
             }
             if problems.contains(where: { $0.code.severity == .error }) { return FieldReading(value: nil, problems: problems) }
@@ -80,11 +77,9 @@ enum FieldReader {
         }
     }
 
-    static func choice<Choice: NamedChoice>(_ json: consuming JSONValue, field: LookField, as _: Choice.Type) -> FieldReading<Choice> {
-        let text: String
-        switch consume json {
-        case .string(let value): text = value
-        case let other: return .failed(field.rawValue, .invalidType, "expected a string, got a \(other.typeName)")
+    static func choice<Choice: NamedChoice>(_ json: JSONValue, field: LookField, as _: Choice.Type) -> FieldReading<Choice> {
+        guard case .string(let text) = json else {
+            return .failed(field.rawValue, .invalidType, "expected a string, got a \(json.typeName)")
         }
         guard let value = Choice(name: text) else {
             let known = Choice.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
@@ -100,18 +95,16 @@ enum FieldReader {
         return FieldReading(value: value)
     }
 
-    static func appName(_ json: consuming JSONValue) -> FieldReading<String> {
-        switch consume json {
+    static func appName(_ json: JSONValue) -> FieldReading<String> {
+        switch json {
         case .string(let text): teamText(text, limit: LookLimits.appName, label: true).reading(field: "appName")
         case let other: .failed("appName", .invalidType, "expected a string, got a \(other.typeName)")
         }
     }
 
-    static func appIconUrl(_ json: consuming JSONValue) -> FieldReading<String> {
-        let url: String
-        switch consume json {
-        case .string(let value): url = value
-        case let other: return .failed("appIconUrl", .invalidType, "expected an https URL string, got a \(other.typeName)")
+    static func appIconUrl(_ json: JSONValue) -> FieldReading<String> {
+        guard case .string(let url) = json else {
+            return .failed("appIconUrl", .invalidType, "expected an https URL string, got a \(json.typeName)")
         }
         guard url.unicodeScalars.count <= LookLimits.url else {
             return .failed("appIconUrl", .tooLong, "longer than \(LookLimits.url) characters")
@@ -126,8 +119,8 @@ enum FieldReader {
     }
 
     /// - Parameter label: whether the text is a label (refuses bidi controls, see ``teamText(_:limit:label:)``).
-    static func localizedText(_ json: consuming JSONValue, field: @autoclosure () -> String, limit: Int, label: Bool = false) -> FieldReading<LocalizedText> {
-        switch consume json {
+    static func localizedText(_ json: JSONValue, field: @autoclosure () -> String, limit: Int, label: Bool = false) -> FieldReading<LocalizedText> {
+        switch json {
         case .string(let value):
             switch teamText(value, limit: limit, label: label) {
             case .success(let text): return FieldReading(value: .text(text))
@@ -140,47 +133,40 @@ enum FieldReader {
             guard members.count <= LookLimits.localizedEntries else {
                 return .failed(field(), .tooLong, "more than \(LookLimits.localizedEntries) languages")
             }
-            // Made only once trimming changed a text (nil until then): else the texts are the members' strings
-            // as they are (`mapValues` keeps the members' hash table: no key is hashed again).
-            var texts: [String: String]?
+            // Made only once trimming changed a text (nil until then): else the texts are the object itself,
+            // shared, not copied.
+            var trimmed: JSONObject?
             var problems: [FieldReading<LocalizedText>.Problem] = []
-            for (tag, json) in members {
+            for index in members.members.indices {
+                let tag = members.members[index].key
                 guard isLanguageTag(tag) else {
                     problems.append(.init(field: "\(field()).\(tag)", code: .invalidLocale, message: "'\(clip(tag))' is not a language tag like en, pt-BR or zh-Hant"))
                     continue
                 }
-                let value: String
-                switch consume json {
-                case .string(let text): value = text
-                case let other:
-                    problems.append(.init(field: "\(field()).\(tag)", code: .invalidType, message: "expected a string, got a \(other.typeName)"))
+                guard case .string(let value) = members.members[index].value else {
+                    problems.append(.init(field: "\(field()).\(tag)", code: .invalidType, message: "expected a string, got a \(members.members[index].value.typeName)"))
                     continue
                 }
                 let count = value.utf8.count
                 switch teamText(value, limit: limit, label: label) {
                 case .success(let text):
-                    if texts == nil, text.utf8.count != count { texts = Dictionary(minimumCapacity: members.count) }
-                    texts?[tag] = text
+                    if trimmed == nil, text.utf8.count != count { trimmed = members }
+                    if trimmed != nil { trimmed![tag] = .string(text) }
                 case .failure(let problem): problems.append(.init(field: "\(field()).\(tag)", code: problem.code, message: problem.message))
                 }
             }
             guard problems.isEmpty else {
                 return FieldReading(value: nil, problems: problems.sorted { $0.field < $1.field })
             }
-            guard var texts else { return FieldReading(value: .localized(members.mapValues { $0.stringValue ?? "" })) }
-            // The texts before the first trimmed one were skipped: fill them in (as they are).
-            for (tag, json) in members where texts[tag] == nil { texts[tag] = json.stringValue ?? "" }
-            return FieldReading(value: .localized(texts))
-        case let other:
-            return .failed(field(), .invalidType, "expected a string or an object of language tag → string, got a \(other.typeName)")
+            return FieldReading(value: .localized(LanguageTexts(strings: trimmed ?? members)))
+        default:
+            return .failed(field(), .invalidType, "expected a string or an object of language tag → string, got a \(json.typeName)")
         }
     }
 
-    static func topics(_ json: consuming JSONValue) -> FieldReading<[Topic]> {
-        let items: [JSONValue]
-        switch consume json {
-        case .array(let elements): items = elements
-        case let other: return .failed("topics", .invalidType, "expected an array of topics, got a \(other.typeName)")
+    static func topics(_ json: JSONValue) -> FieldReading<[Topic]> {
+        guard case .array(let items) = json else {
+            return .failed("topics", .invalidType, "expected an array of topics, got a \(json.typeName)")
         }
         // Unknown presets are dropped before counting, so a few more than six may still resolve; far more cannot.
         guard items.count <= Topic.maximumCount * 4 else {
@@ -207,10 +193,10 @@ enum FieldReader {
         return FieldReading(value: topics, problems: problems)
     }
 
-    static func topic(_ json: consuming JSONValue, index: Int) -> FieldReading<Topic> {
+    static func topic(_ json: JSONValue, index: Int) -> FieldReading<Topic> {
         var path: String { "topics[\(index)]" }
-        let members: [String: JSONValue]
-        switch consume json {
+        let members: JSONObject
+        switch json {
         case .string(let name):
             guard let preset = Topic.preset(named: name) else {
                 let known = Topic.presets.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
@@ -218,27 +204,26 @@ enum FieldReader {
             }
             return FieldReading(value: preset)
         case .object(let value): members = value
-        case let other: return .failed(path, .invalidType, "expected a preset name or {id, label, symbol, prefill}, got a \(other.typeName)")
+        default: return .failed(path, .invalidType, "expected a preset name or {id, label, symbol, prefill}, got a \(json.typeName)")
         }
         var problems: [FieldReading<Topic>.Problem] = []
-        var idJSON: JSONValue?, labelJSON: JSONValue?, symbolJSON: JSONValue?, prefillJSON: JSONValue?
-        var unknown: [String] = []
-        // One pass over the members (no hashing); unknown keys reported sorted, whatever the members' order.
-        for (key, value) in members {
+        // Where each known member is, if present: read in place below, not copied out.
+        var idAt: Int?, labelAt: Int?, symbolAt: Int?, prefillAt: Int?
+        // One pass over the members (no hashing); unknown keys come sorted, as the members are.
+        for member in members.members.indices {
+            let key = members.members[member].key
             // The four names differ in length: one comparison each.
             switch key.utf8.count {
-            case 2 where key == "id": idJSON = value
-            case 5 where key == "label": labelJSON = value
-            case 6 where key == "symbol": symbolJSON = value
-            case 7 where key == "prefill": prefillJSON = value
-            default: unknown.append(key)
+            case 2 where key == "id": idAt = member
+            case 5 where key == "label": labelAt = member
+            case 6 where key == "symbol": symbolAt = member
+            case 7 where key == "prefill": prefillAt = member
+            default:
+                problems.append(.init(field: "\(path).\(key)", code: .unknownField, message: "a topic has id, label, symbol and prefill; '\(clip(key))' is ignored"))
             }
         }
-        for key in unknown.isEmpty ? [] : unknown.sorted() {
-            problems.append(.init(field: "\(path).\(key)", code: .unknownField, message: "a topic has id, label, symbol and prefill; '\(clip(key))' is ignored"))
-        }
         var id: String?
-        switch consume idJSON {
+        switch idAt.map({ members.members[$0].value }) {
         case nil, .null?:
             problems.append(.init(field: "\(path).id", code: .missingValue, message: "a topic needs an id"))
         case .string(let value)?:
@@ -249,15 +234,15 @@ enum FieldReader {
             problems.append(.init(field: "\(path).id", code: .invalidType, message: "expected a string, got a \(other.typeName)"))
         }
         var label: LocalizedText?
-        if let json = labelJSON.take(), !json.isNull {
-            let reading = localizedText(json, field: "\(path).label", limit: LookLimits.topicLabel, label: true)
+        if let labelAt, !members.members[labelAt].value.isNull {
+            let reading = localizedText(members.members[labelAt].value, field: "\(path).label", limit: LookLimits.topicLabel, label: true)
             if let list = reading.problemList { problems += list.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
             label = reading.value
         } else {
             problems.append(.init(field: "\(path).label", code: .missingValue, message: "a topic needs a label"))
         }
         var symbol = "bubble.left"
-        switch consume symbolJSON {
+        switch symbolAt.map({ members.members[$0].value }) {
         case nil, .null?:
             break
         case .string(let value)?:
@@ -268,8 +253,8 @@ enum FieldReader {
             problems.append(.init(field: "\(path).symbol", code: .invalidType, message: "expected a string, got a \(other.typeName)"))
         }
         var prefill: LocalizedText?
-        if let json = prefillJSON.take(), !json.isNull {
-            let reading = localizedText(json, field: "\(path).prefill", limit: LookLimits.topicPrefill)
+        if let prefillAt, !members.members[prefillAt].value.isNull {
+            let reading = localizedText(members.members[prefillAt].value, field: "\(path).prefill", limit: LookLimits.topicPrefill)
             if let list = reading.problemList { problems += list.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
             prefill = reading.value
         }

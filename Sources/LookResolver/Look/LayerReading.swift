@@ -19,18 +19,18 @@ struct LayerReading {
         switch json {
         case nil:
             return
-        case .object(let members)?:
-            for (name, value) in members { read(name, value, layer) }
+        case .object(let object)?:
+            // In place: each member borrowed, not copied out.
+            for index in object.members.indices { read(object.members[index].key, object.members[index].value, layer) }
             sortDiagnostics()
         case let other?:
             diagnostics.append(Diagnostic(layer: layer, field: "", code: .invalidLayer, message: "a layer must be a JSON object of look fields, got a \(other.typeName)"))
         }
     }
 
-    /// One member of the layer (inlined into the loop); its value, already a copy the iteration made, is moved
-    /// into the field's reader.
+    /// One member of the layer (inlined into the loop), borrowed from it.
     @inline(__always)
-    private mutating func read(_ name: String, _ value: consuming JSONValue, _ layer: LookLayer) {
+    private mutating func read(_ name: String, _ value: JSONValue, _ layer: LookLayer) {
         guard let field = LookField(name: name) else {
             diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))
             return

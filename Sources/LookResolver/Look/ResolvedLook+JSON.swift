@@ -168,7 +168,8 @@ extension LocalizedText {
         case .localized(let texts):
             writer.key(static: "localized")
             writer.beginObject()
-            for tag in texts.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { writer.member(tag, texts[tag]!) }
+            // In the tags' order: the UTF-8 order, as language tags are ASCII.
+            texts.forEach { tag, text in writer.member(tag, text) }
             writer.endObject()
         case .catalog(let key, let english):
             writer.member(static: "catalogKey", key)

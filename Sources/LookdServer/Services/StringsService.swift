@@ -134,12 +134,12 @@ final class StringsService: Sendable {
             tag = given
         }
         let locale = localizer.negotiate(tag: tag)
-        func one(_ item: [String: JSONValue]) throws -> [String: JSONValue] {
+        func one(_ item: JSONObject) throws -> [String: JSONValue] {
             guard case .string(let key)? = item["key"], !key.isEmpty else { throw StringsServiceError.requestInvalid("each message needs a \"key\" string") }
             var arguments: [String: JSONValue] = [:]
             if let value = item["arguments"] {
                 guard case .object(let given) = value else { throw StringsServiceError.requestInvalid("arguments must be an object") }
-                arguments = given
+                arguments = given.dictionary
             }
             let formatted = try format(key: key, locale: locale, arguments: arguments)
             return ["key": .string(key), "text": .string(formatted.text), "servedBy": .string(formatted.servedBy.identifier)]

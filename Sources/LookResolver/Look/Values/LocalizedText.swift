@@ -3,7 +3,7 @@ public enum LocalizedText: Hashable, Sendable {
     /// One text for every language.
     case text(String)
     /// Texts by BCP 47 tag (`"de"`, `"pt-BR"`); languages not listed use `en`, else the first tag in sorted order.
-    case localized([String: String])
+    case localized(LanguageTexts)
     /// A built-in text: the catalog's message for `key` in the person's language; `english` is the source text.
     case catalog(key: String, english: String)
 
@@ -17,7 +17,11 @@ public enum LocalizedText: Hashable, Sendable {
         case .catalog(_, let english):
             return english
         case .localized(let texts):
-            let lowered = Dictionary(texts.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+            var lowered: [String: String] = [:]
+            texts.forEach { tag, text in
+                let key = tag.lowercased()
+                if lowered[key] == nil { lowered[key] = text }
+            }
             for tag in tags {
                 if let text = lowered[tag.lowercased()] { return text }
             }
@@ -26,7 +30,7 @@ public enum LocalizedText: Hashable, Sendable {
                 if let text = lowered[language] { return text }
             }
             if let english = lowered["en"] { return english }
-            return texts.keys.sorted().first.flatMap { texts[$0] } ?? ""
+            return texts.tags.first.flatMap { texts[$0] } ?? ""
         }
     }
 }
