@@ -30,13 +30,16 @@ struct LayerReading {
 
     /// One member of the layer (inlined into the loop), borrowed from it.
     @inline(__always)
-    private mutating func read(_ name: String, _ value: JSONValue, _ layer: LookLayer) {
+    private mutating func read(_ name: borrowing String, _ value: borrowing JSONValue, _ layer: LookLayer) {
         guard let field = LookField(name: name) else {
+            let name = copy name
             diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))
             return
         }
-        if case .null = value { return }
+        // `isNull`, not `if case .null = value`: a pattern match would copy the value first.
+        if value.isNull { return }
         guard field.isAllowed(in: layer) else {
+            let name = copy name
             let allowed = field.allowedLayers.map(\.rawValue).joined(separator: " or ")
             diagnostics.append(Diagnostic(layer: layer, field: name, code: .fieldNotAllowed, message: "\(name) can only come from the \(allowed) layer; ignored"))
             return
@@ -47,7 +50,7 @@ struct LayerReading {
         case .font: font = take(FieldReader.choice(value, field: field, as: FontStyle.self), layer)
         case .headerStyle: headerStyle = take(FieldReader.choice(value, field: field, as: HeaderStyle.self), layer)
         case .replyExpectation:
-            replyExpectation = take(FieldReader.localizedText(value, field: name, limit: LookLimits.replyExpectation), layer)
+            replyExpectation = take(FieldReader.localizedText(value, field: field.rawValue, limit: LookLimits.replyExpectation), layer)
         case .topics: topics = take(FieldReader.topics(value), layer)
         case .appName: appName = take(FieldReader.appName(value), layer)
         case .appIconUrl: appIconUrl = take(FieldReader.appIconUrl(value), layer)
