@@ -16,6 +16,7 @@ public struct RGBColor: Hashable, Sendable, Comparable {
     /// Parses `#RRGGBB`, `#RGB`, or `#RRGGBBAA` whose alpha is `FF` (opaque); hex digits in either case.
     /// Returns nil for anything else: no `#`, other lengths, non-hex digits, surrounding spaces, or a
     /// translucent alpha (a chat colour must be opaque for its contrast to mean anything).
+    @inline(__always)
     public init?(hex text: borrowing String) {
         // Native and small strings are contiguous UTF-8: one pass over the bytes, no iterator, no copy.
         let parsed = text.utf8.withContiguousStorageIfAvailable(Self.hexDigits) ?? {

@@ -365,6 +365,7 @@ enum FieldReader {
     }
 
     /// `^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`
+    @inline(__always)
     static func isTopicID(_ value: String) -> Bool {
         func matches(_ bytes: some Collection<UInt8>) -> Bool {
             guard (1...64).contains(bytes.count), let first = bytes.first, isAlphanumeric(first) else { return false }

@@ -21,29 +21,39 @@ struct LayerReading {
             return
         case .object(let object)?:
             // In place: each member borrowed, not copied out.
-            for index in object.members.indices { read(object.members[index].key, object.members[index].value, layer) }
+            for index in object.members.indices {
+                guard let field = LookField(name: object.members[index].key) else {
+                    unknown(object.members[index].key, layer)
+                    continue
+                }
+                // `isNull`, not `if case .null = value`: a pattern match would copy the value first.
+                guard !object.members[index].value.isNull else { continue }
+                guard field.isAllowed(in: layer) else {
+                    notAllowed(field, layer)
+                    continue
+                }
+                read(field, object.members[index].value, layer)
+            }
             sortDiagnostics()
         case let other?:
             diagnostics.append(Diagnostic(layer: layer, field: "", code: .invalidLayer, message: "a layer must be a JSON object of look fields, got a \(other.typeName)"))
         }
     }
 
-    /// One member of the layer (inlined into the loop), borrowed from it.
-    @inline(__always)
-    private mutating func read(_ name: borrowing String, _ value: borrowing JSONValue, _ layer: LookLayer) {
-        guard let field = LookField(name: name) else {
-            let name = copy name
-            diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))
-            return
-        }
-        // `isNull`, not `if case .null = value`: a pattern match would copy the value first.
-        if value.isNull { return }
-        guard field.isAllowed(in: layer) else {
-            let name = copy name
-            let allowed = field.allowedLayers.map(\.rawValue).joined(separator: " or ")
-            diagnostics.append(Diagnostic(layer: layer, field: name, code: .fieldNotAllowed, message: "\(name) can only come from the \(allowed) layer; ignored"))
-            return
-        }
+    /// A member whose name is no look field.
+    private mutating func unknown(_ name: String, _ layer: LookLayer) {
+        diagnostics.append(Diagnostic(layer: layer, field: name, code: .unknownField, message: "'\(FieldReader.clip(name))' is not a look field this version knows; ignored"))
+    }
+
+    /// A field set in a layer that may not set it.
+    private mutating func notAllowed(_ field: LookField, _ layer: LookLayer) {
+        let allowed = field.allowedLayers.map(\.rawValue).joined(separator: " or ")
+        diagnostics.append(Diagnostic(layer: layer, field: field.rawValue, code: .fieldNotAllowed, message: "\(field.rawValue) can only come from the \(allowed) layer; ignored"))
+    }
+
+    /// One field's value, borrowed from the layer's members: read by the field's reader.
+    @inline(never)
+    private mutating func read(_ field: LookField, _ value: JSONValue, _ layer: LookLayer) {
         switch field {
         case .accent: accent = take(FieldReader.accent(value), layer)
         case .corners: corners = take(FieldReader.choice(value, field: field, as: Corners.self), layer)

@@ -13,6 +13,7 @@ public enum LookField: String, Sendable, CaseIterable, Hashable {
 
     /// The field named `name` exactly (case-sensitive), or nil. Buckets by length first, so a lookup is one or
     /// two comparisons of short strings rather than the generic switch over every name.
+    @inline(__always)
     public init?(name: borrowing String) {
         let field: LookField? = switch name.utf8.count {
         case 4: name == "font" ? .font : nil

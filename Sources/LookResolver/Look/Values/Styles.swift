@@ -31,6 +31,7 @@ protocol NamedChoice: RawRepresentable<String>, CaseIterable {
 }
 
 extension Corners: NamedChoice {
+    @inline(__always)
     init?(name: borrowing String) {
         switch name.utf8.count {
         case 5 where name == "round": self = .round
@@ -42,6 +43,7 @@ extension Corners: NamedChoice {
 }
 
 extension FontStyle: NamedChoice {
+    @inline(__always)
     init?(name: borrowing String) {
         switch name.utf8.count {
         case 6 where name == "system": self = .system
@@ -53,6 +55,7 @@ extension FontStyle: NamedChoice {
 }
 
 extension HeaderStyle: NamedChoice {
+    @inline(__always)
     init?(name: borrowing String) {
         switch name.utf8.count {
         case 6 where name == "person": self = .person
