@@ -57,4 +57,36 @@ struct ContrastTests {
         }
         #expect(RGBColor(red: 0x0A, green: 0x84, blue: 0xFF).hex == "#0A84FF")
     }
+
+    @Test("#RRGGBB read eight digits at once agrees with reading each digit, for every byte in every position")
+    func sixDigitsEveryByte() {
+        func expected(_ text: [UInt8]) -> RGBColor? {
+            var value: UInt32 = 0
+            for byte in text {
+                guard let digit = Int(String(UnicodeScalar(byte)), radix: 16), byte < 0x80 else { return nil }
+                value = value << 4 | UInt32(digit)
+            }
+            return RGBColor(red: UInt8(value >> 16), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+        }
+        let base = Array("A1b2C3".utf8)
+        var mismatches: [String] = []
+        for position in 0..<6 {
+            for byte in UInt8.min...UInt8.max {
+                var digits = base
+                digits[position] = byte
+                let bytes = [UInt8(ascii: "#")] + digits
+                // Valid UTF-8 or not, the parser sees the same bytes.
+                let text = String(unsafeUninitializedCapacity: 7) { buffer in
+                    _ = buffer.initialize(from: bytes)
+                    return 7
+                }
+                let parsed = text.utf8.elementsEqual(bytes) ? RGBColor(hex: text) : nil
+                let want = text.utf8.elementsEqual(bytes) ? expected(digits) : nil
+                if parsed != want { mismatches.append("byte \(byte) at \(position): \(String(describing: parsed))") }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(RGBColor(hex: "#000000") == RGBColor(red: 0, green: 0, blue: 0))
+        #expect(RGBColor(hex: "#ffFFff") == RGBColor(red: 255, green: 255, blue: 255))
+    }
 }

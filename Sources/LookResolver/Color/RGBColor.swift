@@ -79,6 +79,14 @@ public struct RGBColor: Hashable, Sendable, Comparable {
     private static func hexDigits(_ utf8: UnsafeBufferPointer<UInt8>) -> (value: UInt32, count: Int)? {
         let count = utf8.count
         guard count >= 2, count <= 9, utf8[0] == UInt8(ascii: "#") else { return nil }
+        if count == 7, let base = utf8.baseAddress {
+            // `#RRGGBB`, the common case: the six digits as the low six bytes of one word.
+            let raw = UnsafeRawPointer(base + 1)
+            let word = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+                | UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt16.self))) << 32
+            guard let value = sixHexDigits(word) else { return nil }
+            return (value, 6)
+        }
         var value: UInt32 = 0
         var index = 1
         while index < count {
@@ -87,6 +95,29 @@ public struct RGBColor: Hashable, Sendable, Comparable {
             index += 1
         }
         return (value, count - 1)
+    }
+
+    /// The value of six hex digits held in the low six bytes of `word` (the first digit in the lowest byte), or
+    /// nil unless all six are `0-9`, `a-f` or `A-F`. All lanes at once: for a byte `x` below 0x80,
+    /// `x + (0x80 - low)` sets the byte's high bit exactly when `x ≥ low`, and `x + (0x7F - high)` leaves it clear
+    /// exactly when `x ≤ high`, with no carry into the next byte.
+    @inline(__always)
+    static func sixHexDigits(_ word: UInt64) -> UInt32? {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        // The two unused top bytes read as '0'.
+        let lanes = word | 0x3030 << 48
+        guard lanes & highs == 0 else { return nil }
+        func atLeast(_ x: UInt64, _ low: UInt64) -> UInt64 { (x &+ ones &* (0x80 - low)) & highs }
+        func atMost(_ x: UInt64, _ high: UInt64) -> UInt64 { ~(x &+ ones &* (0x7F - high)) & highs }
+        let digit = atLeast(lanes, 0x30) & atMost(lanes, 0x39)
+        let lower = lanes | ones &* 0x20
+        let letter = atLeast(lower, 0x61) & atMost(lower, 0x66)
+        guard digit | letter == highs else { return nil }
+        // A digit's value is its low nibble; a letter's ('a' or 'A' is 1 there) is its low nibble + 9.
+        let nibbles = (lanes & (ones &* 0x0F)) &+ (letter >> 7) &* 9
+        var value: UInt32 = 0
+        for index in 0..<6 { value = value << 4 | UInt32(truncatingIfNeeded: nibbles >> UInt64(8 * index)) & 0xF }
+        return value
     }
 
     @inline(__always)
