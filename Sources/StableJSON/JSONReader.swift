@@ -2,8 +2,9 @@
 /// UTF-32 is refused), no trailing commas, no comments, no single quotes, no `NaN`; a duplicate key in an object,
 /// a raw control character in a string, malformed UTF-8 and `\u` escapes of lone surrogates are errors. Numbers
 /// keep their literal text (``JSONNumber``). Keys are compared as Swift strings, so two canonically equivalent
-/// spellings of one key (`"é"` precomposed and decomposed) are the same key, and naming both is a duplicate. One pass over the bytes: time is linear in the input size, and the
-/// ``Limits`` bound depth, string length and the number of values.
+/// spellings of one key (`"é"` precomposed and decomposed) are the same key, and naming both is a duplicate. One
+/// pass over the bytes; an object's members are sorted as they are read (``JSONObject``): linear time when its
+/// keys arrive sorted, O(n log n) otherwise. The ``Limits`` bound depth, string length and the number of values.
 ///
 /// Pure and thread-safe: every call is independent.
 ///

@@ -14,7 +14,7 @@ public enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object(JSONObject)
 
-    /// An object of `members` (see ``JSONObject/init(_:)-dictionary``).
+    /// An object of `members`, sorted (see ``JSONObject``).
     public static func object(_ members: [String: JSONValue]) -> JSONValue { .object(JSONObject(members)) }
 
     /// Reads `text` strictly (see ``JSONReader``). Throws ``JSONReadError``.
