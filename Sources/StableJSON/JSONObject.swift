@@ -5,9 +5,10 @@
 /// the strings' order (``members``), which for keys in Unicode Normalization Form C, every ASCII key among them,
 /// is the order of their UTF-8 bytes; ``JSONWriter`` sorts by UTF-8 bytes only when some key is not ASCII.
 ///
-/// Why an array and not a `[String: JSONValue]`: a reader walks `members[index]` in place, borrowing each key and
-/// value, where iterating a dictionary hands out a copy of every member (a reference count taken and dropped
-/// for each string, array and object in it). Lookup by key is a binary search: O(log n) comparisons. Objects in
+/// Why an array and not a `[String: JSONValue]`: a reader walks `members[index]` in place, where iterating a
+/// dictionary hands out a copy of every member (a reference count taken and dropped for each string, array and
+/// object in it); a member is then copied only where the compiler must keep it alive across a call that may
+/// release memory. Lookup by key is a binary search: O(log n) comparisons. Objects in
 /// JSON are small; the reader builds one in O(n) when its keys arrive sorted (as ``JSONWriter`` writes them) and
 /// in O(n log n) otherwise.
 ///
@@ -25,12 +26,9 @@ public struct JSONObject: Sendable, Hashable {
         }
     }
 
-    /// The members, sorted by key, each key once. Walk them by index (`members[i].value`) to read a value
-    /// without copying it.
+    /// The members, sorted by key, each key once. Walk them by index (`members[i].value`) rather than through the
+    /// collection's tuples, which are copies.
     public private(set) var members: [Member]
-
-    /// No members.
-    public init() { members = [] }
 
     /// The dictionary's members, sorted.
     public init(_ dictionary: [String: JSONValue]) {
@@ -62,8 +60,6 @@ public struct JSONObject: Sendable, Hashable {
     @inlinable public var isEmpty: Bool { members.isEmpty }
     /// The keys, sorted.
     public var keys: [String] { members.map(\.key) }
-    /// The values, in the order of their keys.
-    public var values: [JSONValue] { members.map(\.value) }
     /// The members as a dictionary.
     public var dictionary: [String: JSONValue] {
         Dictionary(uniqueKeysWithValues: members.lazy.map { ($0.key, $0.value) })
@@ -95,11 +91,6 @@ public struct JSONObject: Sendable, Hashable {
             case (false, nil): break
             }
         }
-    }
-
-    /// The same keys with their values transformed.
-    public func mapValues(_ transform: (JSONValue) throws -> JSONValue) rethrows -> JSONObject {
-        JSONObject(sortedMembers: try members.map { Member(key: $0.key, value: try transform($0.value)) })
     }
 }
 

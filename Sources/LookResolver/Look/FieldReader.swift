@@ -31,8 +31,9 @@ struct FieldReading<Value> {
     }
 }
 
-/// Each reader borrows its JSON value and walks an object's members in place (`object.members[index]`): reading
-/// a field copies nothing but what the look keeps (a string it stores counts one reference).
+/// Each reader takes its JSON value as a borrowed argument and walks an object's members in place
+/// (`object.members[index]`) instead of iterating copies of them; what the look keeps (a string it stores)
+/// counts one reference.
 enum FieldReader {
     static func accent(_ json: JSONValue) -> FieldReading<AccentColor> {
         switch json {

@@ -20,7 +20,7 @@ struct LayerReading {
         case nil:
             return
         case .object(let object)?:
-            // In place: each member borrowed, not copied out.
+            // By index, in place (no iterator's copy of each member); the key is only compared.
             for index in object.members.indices {
                 guard let field = LookField(name: object.members[index].key) else {
                     unknown(object.members[index].key, layer)
@@ -51,7 +51,8 @@ struct LayerReading {
         diagnostics.append(Diagnostic(layer: layer, field: field.rawValue, code: .fieldNotAllowed, message: "\(field.rawValue) can only come from the \(allowed) layer; ignored"))
     }
 
-    /// One field's value, borrowed from the layer's members: read by the field's reader.
+    /// One field's value, read by the field's reader. Out of line: the member's key is then not copied for it
+    /// (its value is, once, as the readers may release memory).
     @inline(never)
     private mutating func read(_ field: LookField, _ value: JSONValue, _ layer: LookLayer) {
         switch field {

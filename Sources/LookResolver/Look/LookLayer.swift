@@ -46,7 +46,8 @@ public struct LookLayers: Sendable, Hashable {
         guard case .object(let members) = value else {
             throw LookInputError(message: "the input must be a JSON object with the keys dashboard, code and inferred; got a \(value.typeName)")
         }
-        for key in members.keys.sorted() where LookLayer(rawValue: key).map({ LookLayer.inputs.contains($0) }) != true {
+        // The keys come sorted: the first unknown one named is the same whatever the input's order.
+        for key in members.keys where LookLayer(rawValue: key).map({ LookLayer.inputs.contains($0) }) != true {
             throw LookInputError(message: "unknown layer '\(key)': the input's keys are dashboard, code and inferred")
         }
         func layer(_ name: String) -> JSONValue? {
