@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA ?= ./.lookd
 
-.PHONY: deps build run test bench lint clean fuzz sanitize sanitize-ci api-conformance soak
+.PHONY: deps build run test bench lint clean fuzz sanitize sanitize-ci api-conformance soak abuse
 
 deps:
 	@scripts/install-deps.sh
@@ -27,6 +27,7 @@ run: build
 test: deps
 	@scripts/install-deps.sh aapt nginx
 	scripts/check-references.sh
+	scripts/check-platform-neutral.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/browser-tests.sh
@@ -40,9 +41,17 @@ $(POFILTER_VENV)/bin/pofilter:
 	python3 -m venv $(POFILTER_VENV) || { scripts/install-deps.sh python3-venv && python3 -m venv $(POFILTER_VENV); }
 	$(POFILTER_VENV)/bin/pip install --quiet --disable-pip-version-check '$(TRANSLATE_TOOLKIT)'
 
-# The http suite drives wrk against lookd and nginx: both are installed here, for the bench only.
-bench: deps $(POFILTER_VENV)/bin/pofilter
-	@scripts/install-deps.sh wrk nginx
+# compare-locales (PyPI, Mozilla's localization linter; it reads Android strings.xml) for the lint-android suite.
+COMPARE_LOCALES_VENV := .build/compare-locales-venv
+COMPARE_LOCALES ?= compare-locales==9.0.5
+
+$(COMPARE_LOCALES_VENV)/bin/compare-locales:
+	python3 -m venv $(COMPARE_LOCALES_VENV) || { scripts/install-deps.sh python3-venv && python3 -m venv $(COMPARE_LOCALES_VENV); }
+	$(COMPARE_LOCALES_VENV)/bin/pip install --quiet --disable-pip-version-check '$(COMPARE_LOCALES)'
+
+# The http suite drives wrk against lookd and nginx (with its brotli_static module): installed here, for the bench only.
+bench: deps $(POFILTER_VENV)/bin/pofilter $(COMPARE_LOCALES_VENV)/bin/compare-locales
+	@scripts/install-deps.sh wrk nginx libnginx-mod-http-brotli-static
 	$(SWIFT) build -c release --product lookd
 	$(SWIFT) build -c release --product lookd-bench
 	.build/release/lookd-bench
@@ -77,6 +86,14 @@ soak: deps
 	@scripts/install-deps.sh wrk python3
 	$(SWIFT) build -c release --product lookd
 	SOAK_SECONDS=$(SOAK_SECONDS) scripts/soak.py $(RELEASE_BIN)
+
+# The slow-body, slow-head, idle and lint-saturation attacks (issue 27) while a well-behaved client fetches and
+# publishes; prints its success rate and latency, then the row-3 body-memory figures (docs/hardening.md).
+ABUSE_SECONDS ?= 60
+abuse: deps
+	@scripts/install-deps.sh python3
+	$(SWIFT) build -c release --product lookd
+	ABUSE_SECONDS=$(ABUSE_SECONDS) scripts/abuse.py $(RELEASE_BIN)
 
 clean:
 	rm -rf .build

@@ -15,7 +15,7 @@ let package = Package(
         .target(name: "FuzzInput", dependencies: ["CFuzzDriver"]),
         // Layer decoding then resolution: LookLayers(json:) → Resolver.resolve → jsonData.
         .executableTarget(name: "FuzzLayerResolve", dependencies: [
-            "FuzzInput", .product(name: "LookResolver", package: "lookd"),
+            "FuzzInput", .product(name: "LookResolver", package: "lookd"), .product(name: "StableJSON", package: "lookd"),
         ]),
         // One catalog's bytes through the linter, as a translation and as the source, with every reporter.
         .executableTarget(name: "FuzzCatalogLint", dependencies: [

@@ -30,7 +30,8 @@ cleanup() {
 trap cleanup EXIT
 token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 printf '%s\n' "$token" > "$work/token"
-"$LOOKD_BIN" serve --listen 127.0.0.1:0 --data "$work/data" --admin-token-file "$work/token" --access-log off \
+# The same token opens the change feed, so schemathesis's one Authorization header reaches GET /v1/changes too.
+"$LOOKD_BIN" serve --listen 127.0.0.1:0 --data "$work/data" --admin-token-file "$work/token" --feed-token-file "$work/token" --access-log off \
   2> "$work/stderr.log" &
 pid=$!
 port=""
@@ -42,6 +43,11 @@ for _ in $(seq 1 200); do
 done
 [ -n "$port" ] || { echo "api-conformance: lookd did not report its port" >&2; exit 1; }
 base="http://127.0.0.1:$port"
+# One published look, so the feed has an event: a generated cursor below it answers at once and one above it 410; only
+# after=1 with wait>0 long-polls (up to 60 s, as described).
+key=$("$LOOKD_BIN" keygen)
+curl -sf -o /dev/null -X PUT "$base/v1/apps/$key/look" -H "Authorization: Bearer $token" -H "If-None-Match: *" \
+  -H "Content-Type: application/json" --data '{"corners":"soft"}' || { echo "api-conformance: the first publish failed" >&2; exit 1; }
 echo "api-conformance: lookd on $base, schemathesis $("$VENV/bin/schemathesis" --version 2>/dev/null | tail -1)"
 
 set +e

@@ -5,6 +5,14 @@ need_apt=()
 pkg-config --exists icu-uc icu-i18n 2>/dev/null || need_apt+=(libicu-dev)
 pkg-config --exists sqlite3 2>/dev/null || need_apt+=(libsqlite3-dev)
 pkg-config --exists libpq 2>/dev/null || need_apt+=(libpq-dev)
+# OpenSSL's libcrypto (Sources/CCrypto): HMAC-SHA256 for webhook signatures and preview tokens.
+pkg-config --exists libcrypto 2>/dev/null || need_apt+=(libssl-dev)
+# The response codings (Sources/CBrotli, Sources/CZlib): libbrotli's encoder and decoder, zlib.
+pkg-config --exists libbrotlienc libbrotlidec 2>/dev/null || need_apt+=(libbrotli-dev)
+pkg-config --exists zlib 2>/dev/null || need_apt+=(zlib1g-dev)
+# The tests decode what lookd compresses with programs that are not lookd's: `brotli -d` and `gzip -d`.
+command -v brotli >/dev/null 2>&1 || need_apt+=(brotli)
+command -v gzip >/dev/null 2>&1 || need_apt+=(gzip)
 # The PostgreSQL server, for the tests' throw-away cluster (scripts/postgres-cluster.sh) and the store bench.
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need_apt+=(postgresql)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)

@@ -58,14 +58,15 @@ class Tally:
 
 
 class Daemon:
-    def __init__(self, binary):
+    def __init__(self, binary, access_log=False):
+        """`access_log`: write the daemon's access log to `access.log` in its work folder (else off)."""
         self.work = tempfile.mkdtemp(prefix="lookd-soak-")
         self.token = os.urandom(16).hex()
         Path(self.work, "token").write_text(self.token + "\n")
         self.stderr = open(Path(self.work, "stderr.log"), "w+")
         self.process = subprocess.Popen(
             [binary, "serve", "--listen", "127.0.0.1:0", "--data", str(Path(self.work, "data")),
-             "--admin-token-file", str(Path(self.work, "token")), "--access-log", "off",
+             "--admin-token-file", str(Path(self.work, "token")), "--access-log", str(Path(self.work, "access.log")) if access_log else "off",
              "--catalogs", str(ROOT / "Resources/Localizations")],
             stdout=subprocess.DEVNULL, stderr=self.stderr)
         self.port = None

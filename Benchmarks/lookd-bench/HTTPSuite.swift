@@ -1,3 +1,4 @@
+import CeilingServer
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,10 @@ import Glibc
 ///
 /// Scenarios, each `wrk -t2 -c64`, interleaved lookd, nginx, lookd, nginx… and reported as medians with p99:
 /// keep-alive, `Connection: close` (a new connection per request), 304 revalidation (`If-None-Match`, each server's
-/// own ETag); then 1,000 connections; then the spread: a wrk Lua script choosing among 3,000 apps × 50 languages —
+/// own ETag); the same three with `Accept-Encoding: br` and with `gzip` (nginx serving `.br` and `.gz` files made by
+/// `brotli -q 11` and `gzip -9` through brotli_static and gzip_static, both checked to answer 200 with the same
+/// Content-Encoding and bytes that decode to the identity body), with each side's bytes on the wire for one response,
+/// and lookd's own histogram p99 beside wrk's; then 1,000 connections; then the spread: a wrk Lua script choosing among 3,000 apps × 50 languages —
 /// a cold first pass, then two more — against the same script pinned to one app and language, interleaved.
 /// Needs `wrk` and `nginx` (`make bench` installs them) and the release `lookd` next to this binary.
 let httpSuite = BenchmarkSuite(name: "http") {
@@ -24,8 +28,11 @@ let httpSuite = BenchmarkSuite(name: "http") {
 enum HTTPBench {
     static let apps = 3_000
     static let connections = 64
-    static let seconds = Int(ProcessInfo.processInfo.environment["HTTP_BENCH_SECONDS"] ?? "") ?? 8
+    static let wrkSeconds = Int(ProcessInfo.processInfo.environment["HTTP_BENCH_SECONDS"] ?? "") ?? 8
     static let rounds = Int(ProcessInfo.processInfo.environment["HTTP_BENCH_ROUNDS"] ?? "") ?? 3
+    /// `HTTP_BENCH_SCENARIOS=keep-alive;keep-alive, routes`: only the scenarios named (separated by `;`), and not the
+    /// 1,000-connection and spread runs; unset, everything.
+    static let only: Set<String>? = ProcessInfo.processInfo.environment["HTTP_BENCH_SCENARIOS"].map { Set($0.split(separator: ";").map(String.init)) }
     static let token = "bench-admin-token-5d1c0e9a77"
     static let languages = ["ar", "bn", "bg", "ca", "zh-Hans", "zh-Hant", "zh-HK", "hr", "cs", "da", "nl", "en", "fi", "fr", "fr-CA", "de",
                             "el", "gu", "he", "hi", "hu", "id", "it", "ja", "kn", "ko", "ms", "ml", "mr", "nb", "or", "fa", "pl", "pt-BR",
@@ -34,8 +41,7 @@ enum HTTPBench {
     static func run() throws {
         let wrk = try which("wrk")
         let nginx = try which("nginx", extra: ["/usr/sbin/nginx"])
-        let lookd = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("lookd").path
-        guard FileManager.default.isExecutableFile(atPath: lookd) else { throw BenchError("no lookd next to lookd-bench (\(lookd))") }
+        let lookd = try lookdBinary()
         // Under /tmp, world-readable: nginx's workers run as an unprivileged user (files under /root answer 403).
         let work = "/tmp/lookd-http-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
@@ -76,8 +82,30 @@ enum HTTPBench {
             throw BenchError("nginx answered \(check.status) with \(check.body.count) bytes, not 200 with the \(sample.body.count) bytes lookd serves")
         }
         guard let lookdTag = sample.etag, let nginxTag = check.etag else { throw BenchError("no ETag to revalidate with") }
+        // Each coding: both answer 200 with the same Content-Encoding, and both bodies decode (by the brotli and gzip
+        // programs) to the identity bytes. Their tags are what the 304 scenarios revalidate.
+        var coded: [(coding: String, lookdTag: String, nginxTag: String)] = []
+        print("bytes on the wire for one response (status line, fields, body; Connection: close):")
+        print("  identity  lookd \(sample.wireBytes)  nginx \(check.wireBytes)")
+        for coding in ["br", "gzip"] {
+            let ours = try request(port: port, "GET \(target)", headers: ["Accept-Encoding: \(coding)"], body: nil)
+            let theirs = try request(port: nginxPort, "GET /look.json", headers: ["Accept-Encoding: \(coding)"], body: nil)
+            for (name, answer) in [("lookd", ours), ("nginx", theirs)] {
+                guard answer.status == 200, answer.fields["content-encoding"] == coding else {
+                    throw BenchError("\(name) answered \(answer.status) with Content-Encoding \(answer.fields["content-encoding"] ?? "none") to Accept-Encoding: \(coding)")
+                }
+                guard try runTool(coding == "br" ? "brotli" : "gzip", ["-d", "-c"], input: answer.body) == sample.body else {
+                    throw BenchError("\(name)'s \(coding) body does not decode to the identity bytes")
+                }
+            }
+            guard let ourTag = ours.etag, let theirTag = theirs.etag else { throw BenchError("no ETag for \(coding)") }
+            coded.append((coding, ourTag, theirTag))
+            print("  \(coding.padding(toLength: 8, withPad: " ", startingAt: 0))  lookd \(ours.wireBytes) (body \(ours.body.count))  nginx \(theirs.wireBytes) (body \(theirs.body.count))  "
+                  + String(format: "lookd/nginx %.2f×", Double(ours.wireBytes) / Double(theirs.wireBytes)))
+        }
         do {
-            try measure(wrk, port: port, target: target, nginxPort: nginxPort, tags: (lookdTag, nginxTag), keys: keys, work: work, daemon: daemon, sample: sample)
+            try measure(wrk, port: port, target: target, nginxPort: nginxPort, tags: (lookdTag, nginxTag), coded: coded, keys: keys, work: work,
+                        daemon: daemon, sample: sample)
         } catch {
             let log = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
             print("lookd \(daemon.isRunning ? "is running" : "exited with \(daemon.terminationStatus) (reason \(daemon.terminationReason.rawValue))"); its log:\n\(log.suffix(2000))")
@@ -86,27 +114,58 @@ enum HTTPBench {
         print("lookd RSS: \(rssStored / 1024) MB with \(apps) apps stored; \(rss(daemon.processIdentifier) / 1024) MB after the runs")
     }
 
-    static func measure(_ wrk: String, port: UInt16, target: String, nginxPort: UInt16, tags: (String, String), keys: [String], work: String,
+    static func measure(_ wrk: String, port: UInt16, target: String, nginxPort: UInt16, tags: (String, String),
+                        coded: [(coding: String, lookdTag: String, nginxTag: String)], keys: [String], work: String,
                         daemon: Process, sample: Answer) throws {
         let (lookdTag, nginxTag) = tags
         let lookdURL = "http://127.0.0.1:\(port)\(target)"
         let nginxURL = "http://127.0.0.1:\(nginxPort)/look.json"
 
-        print("body: \(sample.body.count) bytes, nginx serves the same bytes with 200; wrk -t2 -c\(connections) -d\(seconds)s --latency, \(rounds) interleaved rounds, medians")
+        print("body: \(sample.body.count) bytes, nginx serves the same bytes with 200; wrk -t2 -c\(connections) -d\(wrkSeconds)s --latency, \(rounds) interleaved rounds, medians")
         print("servers: lookd --threads 2 (2 loops + workers); nginx worker_processes 2, reuseport, deferred accept, sendfile, tcp_nodelay, open_file_cache; access logs off")
-        let scenarios: [(name: String, lookd: [String], nginx: [String])] = [
+        var scenarios: [(name: String, lookd: [String], nginx: [String])] = [
             ("keep-alive", [], []),
+            // The same bytes through the routes (Swift: the look cache's prepared response), not the engine's response
+            // cache: the language comes from Accept-Language, which the engine's entries never answer.
+            ("keep-alive, routes", ["-H", "Accept-Language: de"], []),
             ("Connection: close", ["-H", "Connection: close"], ["-H", "Connection: close"]),
             ("304 (If-None-Match)", ["-H", "If-None-Match: \(lookdTag)"], ["-H", "If-None-Match: \(nginxTag)"]),
         ]
-        for scenario in scenarios {
+        for (coding, ourTag, theirTag) in coded {
+            let accept = ["-H", "Accept-Encoding: \(coding)"]
+            scenarios += [
+                ("keep-alive, \(coding)", accept, accept),
+                ("Connection: close, \(coding)", accept + ["-H", "Connection: close"], accept + ["-H", "Connection: close"]),
+                ("304, \(coding)", accept + ["-H", "If-None-Match: \(ourTag)"], accept + ["-H", "If-None-Match: \(theirTag)"]),
+            ]
+        }
+        // The machine's ceiling: a minimal C epoll server (one loop per core, SO_REUSEPORT) answering the same body with a
+        // head of the same fields, measured in the keep-alive rounds.
+        let ceilingPort = try startCeiling(sample: sample)
+        defer { ceiling_stop() }
+        var ceiling: [WrkResult] = []
+        for scenario in scenarios where only?.contains(scenario.name) ?? true {
             var ours: [WrkResult] = [], theirs: [WrkResult] = []
+            var histogram: [UInt64] = []
             for _ in 0..<rounds {
-                ours.append(try runWrk(wrk, lookdURL, scenario.lookd))
+                let before = try durationHistogram(port: port)
+                // The routes' scenario asks without ?lang= (Accept-Language instead): the same bytes, never the engine's cache.
+                let url = scenario.name == "keep-alive, routes" ? String(lookdURL.prefix(while: { $0 != "?" })) : lookdURL
+                ours.append(try runWrk(wrk, url, scenario.lookd))
+                let after = try durationHistogram(port: port)
+                histogram = zip(after, before).map { $0 - $1 }.enumerated().map { $0.element + (histogram.count > $0.offset ? histogram[$0.offset] : 0) }
                 theirs.append(try runWrk(wrk, nginxURL, scenario.nginx))
+                if scenario.name == "keep-alive" { ceiling.append(try runWrk(wrk, "http://127.0.0.1:\(ceilingPort)/", [])) }
             }
             report(scenario.name, ours, theirs)
+            print("  lookd's own histogram (every round's requests): p99 \(histogramP99(histogram)); wrk's p99 \(ours.map(\.p99).joined(separator: "/"))")
+            if scenario.name == "keep-alive" {
+                let limit = median(ceiling.map(\.rate))
+                print("  the machine's ceiling (minimal C epoll server, same bytes): \(formatRate(limit)) p99 \(ceiling.map(\.p99).joined(separator: "/"))   "
+                      + String(format: "lookd keep-alive %.2f× of it (target ≥ 0.9×)", median(ours.map(\.rate)) / limit))
+            }
         }
+        guard only == nil else { return }
         var ours: [WrkResult] = [], theirs: [WrkResult] = []
         for _ in 0..<2 {
             ours.append(try runWrk(wrk, lookdURL, [], connections: 1000))
@@ -125,7 +184,7 @@ enum HTTPBench {
         try luaScript(keys: work + "/key.txt", languages: work + "/lang.txt").write(toFile: work + "/pinned.lua", atomically: true, encoding: .utf8)
         // The first pass is cold: most of the 150,000 (app, language) pairs are requested for the first time since the
         // daemon started, so each first request builds its language on the Swift path. The next passes find them in
-        // the fetch table (every language of an app kept beside its shared pieces). Pinned runs interleave with both.
+        // the response cache (every language of an app sharing its version's bytes). Pinned runs interleave with both.
         let cold = try runWrk(wrk, "http://127.0.0.1:\(port)/", ["-s", work + "/spread.lua"])
         var spread: [WrkResult] = [], pinned: [WrkResult] = []
         pinned.append(try runWrk(wrk, "http://127.0.0.1:\(port)/", ["-s", work + "/pinned.lua"]))
@@ -141,12 +200,15 @@ enum HTTPBench {
         print("  spread, next passes            \(formatRate(spreadRate)) p99 \(spread.map(\.p99).joined(separator: "/"))   "
               + String(format: "ratio %.2f× of pinned (target ≥ 0.7×)", spreadRate / pinnedRate))
         let table = (try? request(port: port, "GET /metrics", headers: [], body: nil)).map { String(decoding: $0.body, as: UTF8.self) } ?? ""
-        let held = table.split(separator: "\n").filter { $0.hasPrefix("lookd_fetch_table_") }.joined(separator: ", ")
-        print("  fetch table after the passes: \(held)")
+        let held = table.split(separator: "\n").filter { $0.hasPrefix("lookd_response_cache_") }.joined(separator: ", ")
+        print("  response cache after the passes: \(held)")
         spread.append(cold)
         let errors = (ours + theirs + spread + pinned).map(\.errors).reduce(0, +)
         if errors > 0 { print("wrk socket errors / non-2xx-3xx responses: \(errors)") }
     }
+
+    /// The dashboard layer every bench app publishes: every field a team sets, a localized text and a topic of its own.
+    static let benchLayer = ##"{"accent":{"light":"#FF6A00","dark":"#FF9F0A"},"appName":"Ledgerly","corners":"soft","font":"rounded","headerStyle":"team","replyExpectation":{"en":"Usually replies within an hour","de":"Antwortet meist innerhalb einer Stunde"},"topics":["billing","bug",{"id":"export","label":{"en":"Exports","de":"Exporte"},"symbol":"square.and.arrow.up","prefill":"I need help exporting my data."}]}"##
 
     /// Publishes `apps` new apps (one layer each, every publish fsynced before its 201) and returns their keys.
     static func publishApps(lookd: String, port: UInt16) throws -> [String] {
@@ -159,7 +221,7 @@ enum HTTPBench {
         let keys = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
         keygen.waitUntilExit()
         guard keys.count == apps else { throw BenchError("keygen gave \(keys.count) keys") }
-        let layer = Array(##"{"accent":{"light":"#FF6A00","dark":"#FF9F0A"},"appName":"Ledgerly","corners":"soft","font":"rounded","headerStyle":"team","replyExpectation":{"en":"Usually replies within an hour","de":"Antwortet meist innerhalb einer Stunde"},"topics":["billing","bug",{"id":"export","label":{"en":"Exports","de":"Exporte"},"symbol":"square.and.arrow.up","prefill":"I need help exporting my data."}]}"##.utf8)
+        let layer = Array(benchLayer.utf8)
         let clock = ContinuousClock()
         let start = clock.now
         let failures = Atomic(0)
@@ -175,14 +237,43 @@ enum HTTPBench {
         return keys
     }
 
-    /// Writes `body` as `www/look.json` and the tuned nginx configuration; returns nginx's port.
+    /// Runs a program found on PATH (or /usr/bin) to its end; throws when it fails. Returns its standard output.
+    @discardableResult
+    static func runTool(_ name: String, _ arguments: [String], input: [UInt8]? = nil) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try which(name, extra: ["/usr/bin/" + name]))
+        process.arguments = arguments
+        let output = Pipe(), inputPipe = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        if input != nil { process.standardInput = inputPipe }
+        try process.run()
+        if let input {
+            inputPipe.fileHandleForWriting.write(Data(input))
+            try inputPipe.fileHandleForWriting.close()
+        }
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchError("\(name) \(arguments) exited with \(process.terminationStatus)") }
+        return Array(bytes)
+    }
+
+    /// Writes `body` as `www/look.json` (and its `.br` and `.gz` forms) and the tuned nginx configuration; returns nginx's port.
     static func startNginx(_ nginx: String, work: String, body: [UInt8]) throws -> UInt16 {
         let root = work + "/www"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         try Data(body).write(to: URL(fileURLWithPath: root + "/look.json"))
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: root + "/look.json")
         let nginxPort = try freePort()
+        // nginx at its best with compression: the same body pre-compressed by the reference tools at their highest
+        // settings, served by brotli_static and gzip_static.
+        try runTool("brotli", ["-q", "11", "-f", "-k", root + "/look.json"])
+        try runTool("gzip", ["-9", "-n", "-f", "-k", root + "/look.json"])
+        for file in ["look.json.br", "look.json.gz"] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: root + "/" + file)
+        }
         let config = """
+            load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;
             worker_processes 2;
             daemon off;
             pid \(work)/nginx.pid;
@@ -202,7 +293,7 @@ enum HTTPBench {
                 scgi_temp_path \(work)/nginx-scgi;
                 server {
                     listen 127.0.0.1:\(nginxPort) reuseport deferred;
-                    location / { root \(root); default_type application/json; etag on; }
+                    location / { root \(root); default_type application/json; etag on; brotli_static on; gzip_static on; gzip_vary on; }
                 }
             }
             """
@@ -232,6 +323,24 @@ enum HTTPBench {
               + (connectionsOf(name) == 64 ? (p99 < 5 ? " (target < 5 ms ✓)" : " (target < 5 ms ✗)") : ""))
     }
 
+    /// lookd's `lookd_http_request_duration_seconds` cumulative bucket counts, from /metrics (the /metrics request itself
+    /// is counted in the next read; one request against a run's hundreds of thousands).
+    static func durationHistogram(port: UInt16) throws -> [UInt64] {
+        let text = String(decoding: try request(port: port, "GET /metrics", headers: [], body: nil).body, as: UTF8.self)
+        return text.split(separator: "\n").filter { $0.hasPrefix("lookd_http_request_duration_seconds_bucket") }
+            .compactMap { $0.split(separator: " ").last.flatMap { UInt64($0) } }
+    }
+
+    /// The bucket holding the 99th percentile of cumulative bucket counts (the bounds of Metrics.buckets), as text.
+    static func histogramP99(_ cumulative: [UInt64]) -> String {
+        let bounds = [0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500]   // milliseconds
+        guard let total = cumulative.last, total > 0, cumulative.count == bounds.count + 1 else { return "?" }
+        let rank = UInt64((Double(total) * 0.99).rounded(.up))
+        guard let index = cumulative.firstIndex(where: { $0 >= rank }) else { return "?" }
+        let low = index == 0 ? 0 : bounds[index - 1]
+        return index < bounds.count ? "in (\(low), \(bounds[index])] ms" : "above \(low) ms"
+    }
+
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
@@ -255,10 +364,21 @@ enum HTTPBench {
     /// The connections a scenario of `report` ran with (its name says when they are not the default 64).
     static func connectionsOf(_ name: String) -> Int { name.contains("1,000 connections") ? 1_000 : connections }
 
+    /// Starts the ceiling server with lookd's body behind a head of the same fields and sizes; returns its port.
+    static func startCeiling(sample: Answer) throws -> UInt16 {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nETag: \(sample.etag ?? "\"x\"")\r\n"
+            + "Content-Language: de\r\nVary: Accept-Encoding, Accept-Language\r\nCache-Control: public, max-age=30, stale-while-revalidate=60\r\n"
+            + "Content-Length: \(sample.body.count)\r\nDate: Wed, 02 Dec 2026 00:00:00 GMT\r\nX-Request-Id: 0123456789abcdef\r\n\r\n"
+        let response = Array(head.utf8) + sample.body
+        var port: UInt16 = 0
+        guard ceiling_start(response, response.count, 2, &port) == 0 else { throw BenchError("the ceiling server did not start") }
+        return port
+    }
+
     static func runWrk(_ wrk: String, _ url: String, _ extra: [String], connections: Int = connections) throws -> WrkResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wrk)
-        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"] + extra + [url]
+        process.arguments = ["-t2", "-c\(connections)", "-d\(wrkSeconds)s", "--latency"] + extra + [url]
         let pipe = Pipe(), standardError = Pipe()
         process.standardOutput = pipe
         process.standardError = standardError
@@ -283,6 +403,13 @@ enum HTTPBench {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
         return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+    }
+
+    /// The release `lookd` next to this binary.
+    static func lookdBinary() throws -> String {
+        let lookd = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("lookd").path
+        guard FileManager.default.isExecutableFile(atPath: lookd) else { throw BenchError("no lookd next to lookd-bench (\(lookd))") }
+        return lookd
     }
 
     static func which(_ name: String, extra: [String] = []) throws -> String {
@@ -322,7 +449,15 @@ enum HTTPBench {
         return UInt16(bigEndian: address.sin_port)
     }
 
-    struct Answer { var status: Int; var body: [UInt8]; var etag: String? }
+    struct Answer {
+        var status: Int
+        var body: [UInt8]
+        var etag: String?
+        /// Header fields by lower-cased name (the last when repeated).
+        var fields: [String: String] = [:]
+        /// Every byte of the response as it came off the socket: status line, fields and body.
+        var wireBytes = 0
+    }
 
     /// One request over a fresh connection (`Connection: close`); reads to EOF.
     static func request(port: UInt16, _ line: String, headers: [String], body: [UInt8]?) throws -> Answer {
@@ -354,12 +489,13 @@ enum HTTPBench {
         }
         let lines = String(decoding: received[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let statusLine = lines[0].split(separator: " ")
-        let etag = lines.first { $0.lowercased().hasPrefix("etag:") }.map { String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) }
-        return Answer(status: statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0, body: Array(received[(end + 4)...]), etag: etag)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        var fields: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Answer(status: statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0, body: Array(received[(end + 4)...]), etag: fields["etag"],
+                      fields: fields, wireBytes: received.count)
     }
 }
 

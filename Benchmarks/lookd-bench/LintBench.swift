@@ -64,31 +64,42 @@ let lintSuite = BenchmarkSuite(name: "lint") {
     }
     let checks = ["untranslated", "blank", "unchanged", "variables", "pythonbraceformat", "brackets", "endpunc",
                   "startwhitespace", "endwhitespace", "newlines", "tabs", "escapes", "long"]
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: pofilter)
-    process.arguments = ["--progress=none", "--nofuzzy"] + checks.flatMap { ["-t", $0] } + ["-i", poFolder.path, "-o", poOut.path]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    let start = clock.now
-    do {
-        try process.run()
-    } catch {
-        print("pofilter: cannot run \(pofilter): \(error)")
-        return
-    }
-    process.waitUntilExit()
-    let pofilterSeconds = seconds(clock.now - start)
-    guard process.terminationStatus == 0 else {
-        print("pofilter: exited with \(process.terminationStatus) after \(format(pofilterSeconds)) s; no comparison")
-        return
-    }
+    guard let pofilterSeconds = timePofilter(pofilter, ["--progress=none", "--nofuzzy"] + checks.flatMap { ["-t", $0] } + ["-i", poFolder.path, "-o", poOut.path]) else { return }
     let flagged = LintBenchContent.countUnits(in: poOut)
     print("pofilter (translate-toolkit, \(checks.count) checks: \(checks.joined(separator: " "))): \(format(pofilterSeconds)) s, \(flagged) units flagged")
     print("ratio: lookd lint is \(String(format: "%.1f", pofilterSeconds / median))× faster (median run), \(String(format: "%.1f", pofilterSeconds / first))× (first run)   target ≥ 10×")
 }
 
-private func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+/// Runs pofilter with `arguments` to its exit and returns its wall-clock seconds, or nil (said on stdout) when it
+/// cannot run or fails: the lint suites' anchor, timed the same way by each.
+func timePofilter(_ pofilter: String, _ arguments: [String]) -> Double? {
+    timeAnchor("pofilter", pofilter, arguments)
+}
+
+/// Runs an anchor program (`name` for messages) with `arguments` in `directory` (default: the current one) to its
+/// exit and returns its wall-clock seconds, or nil (said on stdout) when it cannot run or exits with a status
+/// not in `accepted`.
+func timeAnchor(_ name: String, _ executable: String, _ arguments: [String], in directory: URL? = nil, accepted: Set<Int32> = [0]) -> Double? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let start = ContinuousClock.now
+    do {
+        try process.run()
+    } catch {
+        print("\(name): cannot run \(executable): \(error)")
+        return nil
+    }
+    process.waitUntilExit()
+    let elapsed = seconds(ContinuousClock.now - start)
+    guard accepted.contains(process.terminationStatus) else {
+        print("\(name): exited with \(process.terminationStatus) after \(format(elapsed)) s; no comparison")
+        return nil
+    }
+    return elapsed
 }
 
 private func format(_ value: Double) -> String { String(format: "%.3f", value) }

@@ -20,33 +20,47 @@ enum StoreBench {
     static let token = "bench-admin-token-5d1c0e9a77"
     static let publishes = 1_000
 
-    static func run() throws {
-        let wrk = try HTTPBench.which("wrk")
-        let lookd = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("lookd").path
-        guard FileManager.default.isExecutableFile(atPath: lookd) else { throw BenchError("no lookd next to lookd-bench (\(lookd))") }
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("lookd-store-bench-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: work) }
-        try Data(token.utf8).write(to: URL(fileURLWithPath: work + "/token"))
+    /// A work directory with the admin token, a throw-away PostgreSQL cluster with an empty database, and a way to start
+    /// release `lookd serve` processes on them (stopped, and everything removed, when the value is released).
+    final class Setup {
+        let lookd: String
+        let work: String
+        let uri: String
+        private let script: String
+        private var servers: [Process] = []
 
-        let script = FileManager.default.currentDirectoryPath + "/scripts/postgres-cluster.sh"
-        let cluster = work + "/pg"
-        guard system("/bin/bash '\(script)' start '\(cluster)' >'\(work)/pg-start.log' 2>&1") == 0,
-              let port = Int(((try? String(contentsOfFile: cluster + "/port", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw BenchError("no PostgreSQL cluster: \((try? String(contentsOfFile: work + "/pg-start.log", encoding: .utf8)) ?? "")")
+        init(name: String) throws {
+            lookd = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("lookd").path
+            guard FileManager.default.isExecutableFile(atPath: lookd) else { throw BenchError("no lookd next to lookd-bench (\(lookd))") }
+            work = FileManager.default.temporaryDirectory.appendingPathComponent("lookd-\(name)-bench-\(getpid())").path
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            try Data(token.utf8).write(to: URL(fileURLWithPath: work + "/token"))
+            script = FileManager.default.currentDirectoryPath + "/scripts/postgres-cluster.sh"
+            let cluster = work + "/pg"
+            guard system("/bin/bash '\(script)' start '\(cluster)' >'\(work)/pg-start.log' 2>&1") == 0,
+                  let port = Int(((try? String(contentsOfFile: cluster + "/port", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                let log = (try? String(contentsOfFile: work + "/pg-start.log", encoding: .utf8)) ?? ""
+                try? FileManager.default.removeItem(atPath: work)
+                throw BenchError("no PostgreSQL cluster: \(log)")
+            }
+            uri = "postgresql://postgres@127.0.0.1:\(port)/lookd_bench"
+            guard system("psql -q -h 127.0.0.1 -p \(port) -U postgres -c 'CREATE DATABASE lookd_bench' postgres >/dev/null") == 0 else {
+                throw BenchError("CREATE DATABASE failed")
+            }
         }
-        defer { _ = system("/bin/bash '\(script)' destroy '\(cluster)' >/dev/null 2>&1") }
-        guard system("psql -q -h 127.0.0.1 -p \(port) -U postgres -c 'CREATE DATABASE lookd_bench' postgres >/dev/null") == 0 else {
-            throw BenchError("CREATE DATABASE failed")
-        }
-        let uri = "postgresql://postgres@127.0.0.1:\(port)/lookd_bench"
 
-        var servers: [Process] = []
-        defer { for server in servers where server.isRunning { server.terminate(); server.waitUntilExit() } }
-        func start(_ name: String, _ store: String) throws -> UInt16 {
+        deinit {
+            for server in servers where server.isRunning { server.terminate(); server.waitUntilExit() }
+            _ = system("/bin/bash '\(script)' destroy '\(work)/pg' >/dev/null 2>&1")
+            try? FileManager.default.removeItem(atPath: work)
+        }
+
+        /// Starts `lookd serve` on `store` with the admin token and `extra` arguments; returns its port.
+        func start(_ name: String, _ store: String, _ extra: [String] = []) throws -> UInt16 {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: lookd)
-            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", store, "--admin-token-file", work + "/token", "--access-log", "off", "--threads", "2"]
+            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", store, "--admin-token-file", work + "/token", "--access-log", "off",
+                                 "--threads", "2"] + extra
             let log = work + "/\(name).err"
             _ = FileManager.default.createFile(atPath: log, contents: nil)
             process.standardError = FileHandle(forWritingAtPath: log)
@@ -55,6 +69,13 @@ enum StoreBench {
             servers.append(process)
             return try HTTPBench.waitForPort(log, process)
         }
+    }
+
+    static func run() throws {
+        let wrk = try HTTPBench.which("wrk")
+        let setup = try Setup(name: "store")
+        let lookd = setup.lookd, uri = setup.uri, work = setup.work
+        func start(_ name: String, _ store: String) throws -> UInt16 { try setup.start(name, store) }
         let sqlite = try start("sqlite", "sqlite:" + work + "/sqlite")
         let replicas = try (0..<3).map { try start("pg\($0)", uri) }
 
@@ -70,7 +91,7 @@ enum StoreBench {
             let postgresRun = try HTTPBench.runWrk(wrk, "http://127.0.0.1:\(replicas[0])\(target)", [])
             if postgresRun.rate > onPostgres.rate { onPostgres = postgresRun }
         }
-        print("cached fetch, wrk -t2 -c\(HTTPBench.connections) -d\(HTTPBench.seconds)s, interleaved, best of 2 each:")
+        print("cached fetch, wrk -t2 -c\(HTTPBench.connections) -d\(HTTPBench.wrkSeconds)s, interleaved, best of 2 each:")
         print("  SQLite store:              \(formatRate(onSQLite.rate))   p99 \(onSQLite.p99)")
         print("  PostgreSQL store:          \(formatRate(onPostgres.rate))   p99 \(onPostgres.p99)")
         print(String(format: "  ratio PostgreSQL / SQLite: %.2f× (the hot path does not touch the store: expect ≈ 1.0×)", onPostgres.rate / onSQLite.rate))
@@ -84,7 +105,7 @@ enum StoreBench {
             DispatchQueue.concurrentPerform(iterations: keys.count) { worker in
                 for version in 0..<100 where (try? publish(port, keys[worker], after: version)) == nil { failures.increment() }
             }
-            let elapsed = HTTPBench.seconds(clock.now - began)
+            let elapsed = seconds(clock.now - began)
             print("publishes, 4 clients × 100 (each acknowledged after COMMIT), \(name): \(formatRate(Double(400 - failures.value) / elapsed))"
                   + (failures.value > 0 ? " (\(failures.value) failed)" : ""))
         }
@@ -99,10 +120,10 @@ enum StoreBench {
             try publish(replicas[version % 3], rotating, after: version)
             for port in replicas {
                 while try servedVersion(port, rotating) != version + 1 {
-                    guard HTTPBench.seconds(clock.now - began) < 10 else { throw BenchError("v\(version + 1) not served on port \(port) after 10 s") }
+                    guard seconds(clock.now - began) < 10 else { throw BenchError("v\(version + 1) not served on port \(port) after 10 s") }
                 }
             }
-            latencies.append(HTTPBench.seconds(clock.now - began) * 1000)
+            latencies.append(seconds(clock.now - began) * 1000)
         }
         latencies.sort()
         let p50 = latencies[latencies.count / 2], p99 = latencies[latencies.count * 99 / 100]

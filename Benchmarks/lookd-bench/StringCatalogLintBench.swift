@@ -48,7 +48,7 @@ let stringCatalogLintSuite = BenchmarkSuite(name: "lint-formats") {
 enum StringCatalogBenchContent {
     static func make(keyCount: Int) -> CatalogContent {
         var source: [CatalogContent.SourceEntry] = []
-        var translations: [LocaleTag: [CatalogContent.Translation]] = [:]
+        var translations: [CatalogLocale: [CatalogContent.Translation]] = [:]
         let locales = LocaleTag.all.filter { $0 != .english }
         for index in 0..<keyCount {
             let key = "bench.group\(index / 50).key\(index)"
@@ -74,7 +74,7 @@ enum StringCatalogBenchContent {
                     cases += categories.filter { $0 != .zero }.map { "\($0.rawValue) {[\(tag)] # \($0.rawValue) \(index)}" }
                     pattern = "{count, plural, \(cases.joined(separator: " "))}"
                 }
-                translations[locale, default: []].append(.init(key: key, pattern: pattern))
+                translations[CatalogLocale(locale), default: []].append(.init(key: key, pattern: pattern))
             }
         }
         return CatalogContent(source: source, translations: translations)

@@ -10,6 +10,11 @@ let benchmarkSuites: [BenchmarkSuite] = [
     stringsSuite,
     lintSuite,
     stringCatalogLintSuite,
+    xcodeXLIFFLintSuite,
+    androidLintSuite,
     httpSuite,
+    clientSuite,
     storeSuite,
+    failoverSuite,
+    propagationSuite,
 ]

@@ -2,6 +2,7 @@
 // icu::MessagePattern parses it once; its arguments and selector keys come from the shared walk (pattern_walk.h,
 // the same one MessageStructure reads) and are written into caller buffers, then the longest display text.
 #include "lookd_icu.h"
+#include "nesting_guard.h"
 #include "parse_error.h"
 #include "pattern_walk.h"
 #include <unicode/messagepattern.h>
@@ -140,6 +141,8 @@ extern "C" int32_t lookd_lint_pattern(const char *pattern, int32_t length, lookd
                                       int32_t names_capacity, char *display, int32_t display_capacity,
                                       lookd_lint_summary *summary) {
     icu::UnicodeString source = icu::UnicodeString::fromUTF8(icu::StringPiece(pattern, length));
+    UErrorCode nesting = lookd_shim::check_nesting(source, error);
+    if (U_FAILURE(nesting)) return -static_cast<int32_t>(nesting);
     UParseError parse{};
     UErrorCode status = U_ZERO_ERROR;
     icu::MessagePattern structure(source, &parse, status);

@@ -2,6 +2,7 @@
 // the values allow (message_program.h), else by icu::MessageFormat.
 #include "lookd_icu.h"
 #include "message_program.h"
+#include "nesting_guard.h"
 #include "parse_error.h"
 #include "shim_util.h"
 #include <unicode/fmtable.h>
@@ -47,6 +48,7 @@ extern "C" lookd_message *lookd_message_open(const char *pattern, int32_t patter
         lookd_shim::fill_parse_error(error, U_ILLEGAL_ARGUMENT_ERROR, parse, text);
         return nullptr;
     }
+    if (U_FAILURE(lookd_shim::check_nesting(text, error))) return nullptr;
     UErrorCode status = U_ZERO_ERROR;
     std::unique_ptr<icu::MessageFormat> format(new icu::MessageFormat(text, locale, parse, status));
     if (U_FAILURE(status)) {

@@ -1,6 +1,7 @@
 // The structure of a MessageFormat pattern (icu::MessagePattern): argument names and types, plural/select
 // keys, with their positions — from the shared walk (pattern_walk.h). Nothing is formatted here.
 #include "lookd_icu.h"
+#include "nesting_guard.h"
 #include "parse_error.h"
 #include "pattern_walk.h"
 #include "shim_util.h"
@@ -18,6 +19,7 @@ struct lookd_pattern {
 
 extern "C" lookd_pattern *lookd_pattern_parse(const char *pattern, int32_t length, lookd_parse_error *error) {
     icu::UnicodeString text = icu::UnicodeString::fromUTF8(icu::StringPiece(pattern, length));
+    if (U_FAILURE(lookd_shim::check_nesting(text, error))) return nullptr;
     UParseError parse{};
     UErrorCode status = U_ZERO_ERROR;
     icu::MessagePattern structure(text, &parse, status);

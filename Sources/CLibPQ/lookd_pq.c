@@ -1,9 +1,12 @@
 // The only code that includes <libpq-fe.h>.
 #include "lookd_pq.h"
 
+#include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 struct lookd_pq_conn;
 struct lookd_pq_result;
@@ -40,6 +43,55 @@ const char *lookd_pq_error_message(const lookd_pq_conn *conn) {
 
 lookd_pq_result *lookd_pq_exec(lookd_pq_conn *conn, const char *sql, int count, const char *const *values) {
   return (lookd_pq_result *)PQexecParams(conn_of(conn), sql, count, NULL, values, NULL, NULL, 0);
+}
+
+static long long now_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+// Asks the server to cancel what the connection runs (a separate connection to the postmaster).
+static void send_cancel(PGconn *conn) {
+  PGcancel *cancel = PQgetCancel(conn);
+  if (!cancel) return;
+  char message[256];
+  (void)PQcancel(cancel, message, sizeof message);
+  PQfreeCancel(cancel);
+}
+
+lookd_pq_result *lookd_pq_exec_deadline(lookd_pq_conn *conn, const char *sql, int count, const char *const *values,
+                                        int timeout_ms, int *cancelled) {
+  PGconn *c = conn_of(conn);
+  *cancelled = 0;
+  if (!PQsendQueryParams(c, sql, count, NULL, values, NULL, NULL, 0)) return NULL;
+  PGresult *last = NULL;
+  long long deadline = now_ms() + timeout_ms;
+  for (;;) {
+    while (PQisBusy(c)) {
+      long long left = deadline - now_ms();
+      if (left <= 0) {
+        if (*cancelled) {
+          PQclear(last);
+          return NULL;
+        }
+        send_cancel(c);
+        *cancelled = 1;
+        deadline = now_ms() + timeout_ms;
+        continue;
+      }
+      struct pollfd descriptor = {.fd = PQsocket(c), .events = POLLIN, .revents = 0};
+      int ready = poll(&descriptor, 1, left > 1000 ? 1000 : (int)left);
+      if ((ready < 0 && errno != EINTR) || (ready > 0 && !PQconsumeInput(c))) {
+        PQclear(last);
+        return NULL;
+      }
+    }
+    PGresult *result = PQgetResult(c);
+    if (!result) return (lookd_pq_result *)last;
+    PQclear(last);
+    last = result;
+  }
 }
 
 int lookd_pq_result_ok(const lookd_pq_result *result) {

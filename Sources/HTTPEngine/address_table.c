@@ -1,5 +1,6 @@
 // Connections per client address: a chained hash table under one mutex (see address_table.h).
 #include "address_table.h"
+#include "fnv1a.h"
 
 #include <netinet/in.h>
 #include <pthread.h>
@@ -32,9 +33,7 @@ he_address he_address_from(const struct sockaddr *peer) {
 }
 
 static unsigned bucket_of(const he_address *address) {
-    unsigned hash = 2166136261u;
-    for (int i = 0; i < 16; i++) hash = (hash ^ address->bytes[i]) * 16777619u;
-    return hash % BUCKETS;
+    return (unsigned)(he_fnv1a64(HE_FNV1A64_BASIS, address->bytes, sizeof address->bytes) % BUCKETS);
 }
 
 static node **find(he_address_table *table, const he_address *address) {

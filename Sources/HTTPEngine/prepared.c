@@ -5,12 +5,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/// One run of a prepared response's body: bytes it owns (`owner` NULL), or bytes of another prepared value it retains.
+typedef struct prepared_part {
+    he_prepared *owner;
+    const unsigned char *bytes;
+    size_t length;
+} prepared_part;
+
 struct he_prepared {
     atomic_long references;
     int status;
-    size_t head_len;   // status line, fields and Content-Length, without the final CRLF
+    size_t head_len;     // status line, fields and Content-Length, without the final CRLF
     size_t body_len;
-    unsigned char bytes[];
+    size_t part_count;
+    size_t size;         // bytes of this block (what it costs; retained owners not included)
+    prepared_part *parts;
+    unsigned char bytes[];   // the head, then the body bytes it owns, then the parts
 };
 
 const char *he_reason(int status) {
@@ -51,6 +61,23 @@ int he_status_has_body(int status) { return !(status < 200 || status == 204 || s
 
 size_t he_head_bound(size_t fields_len) { return fields_len + 96; }
 
+/// The number of decimal digits of `value`.
+static size_t decimal_digits(size_t value) {
+    size_t digits = 1;
+    while (value >= 10) {
+        value /= 10;
+        digits++;
+    }
+    return digits;
+}
+
+/// The exact length of the head he_write_head writes (a prepared response allocates no more: every byte of a cached
+/// entry counts against the bound).
+static size_t head_length(int status, size_t fields_len, size_t body_len) {
+    size_t length = 9 + decimal_digits((size_t)(status < 0 ? 0 : status)) + 1 + strlen(he_reason(status)) + 2 + fields_len;
+    return he_status_has_body(status) ? length + 16 + decimal_digits(body_len) + 2 : length;
+}
+
 size_t he_write_head(unsigned char *out, int status, const char *fields, size_t fields_len, size_t body_len) {
     unsigned char *at = he_append(out, "HTTP/1.1 ", 9);
     at = he_append_number(at, (unsigned long long)(status < 0 ? 0 : status), 10, 1);
@@ -68,38 +95,76 @@ size_t he_write_head(unsigned char *out, int status, const char *fields, size_t 
 }
 
 he_prepared *he_prepared_create(int status, const char *fields, size_t fields_len, const void *body, size_t body_len) {
-    he_bytes part = {body, body_len};
-    return he_prepared_compose(status, fields, fields_len, &part, 1);
+    he_body_part part = {NULL, 0, body, body_len};
+    return he_prepared_create_parts(status, fields, fields_len, &part, 1);
 }
 
-he_prepared *he_prepared_compose(int status, const char *fields, size_t fields_len, const he_bytes *parts, size_t count) {
-    size_t body_len = 0;
-    if (he_status_has_body(status)) {
-        for (size_t i = 0; i < count; i++) body_len += parts[i].length;
+he_prepared *he_prepared_create_parts(int status, const char *fields, size_t fields_len, const he_body_part *parts, size_t count) {
+    int has_body = status <= 0 || he_status_has_body(status);
+    size_t body_len = 0, owned = 0, kept = 0;
+    for (size_t i = 0; has_body && i < count; i++) {
+        if (parts[i].length == 0) continue;
+        // Shared bytes must be a value's own single run (he_prepared_bytes, or a plain prepared response's body).
+        const he_prepared *shared = parts[i].shared;
+        if (shared && (shared->part_count != 1 || shared->parts[0].owner || parts[i].offset + parts[i].length > shared->body_len)) return NULL;
+        body_len += parts[i].length;
+        if (!parts[i].shared) owned += parts[i].length;
+        kept++;
     }
-    he_prepared *prepared = malloc(sizeof *prepared + he_head_bound(fields_len) + body_len);
+    size_t head_room = status > 0 ? head_length(status, fields_len, body_len) : 0;
+    size_t size = sizeof(he_prepared) + head_room + owned + (kept ? kept : 1) * sizeof(prepared_part) + sizeof(void *);
+    he_prepared *prepared = malloc(size);
     if (!prepared) return NULL;
     atomic_init(&prepared->references, 1);
     prepared->status = status;
-    prepared->head_len = he_write_head(prepared->bytes, status, fields, fields_len, body_len);
+    prepared->size = size;
+    prepared->head_len = status > 0 ? he_write_head(prepared->bytes, status, fields, fields_len, body_len) : 0;
     prepared->body_len = body_len;
     unsigned char *out = prepared->bytes + prepared->head_len;
-    for (size_t i = 0; body_len && i < count; i++) {
-        if (parts[i].length) memcpy(out, parts[i].bytes, parts[i].length);
-        out += parts[i].length;
+    uintptr_t table = ((uintptr_t)(out + owned) + sizeof(void *) - 1) & ~(uintptr_t)(sizeof(void *) - 1);
+    prepared->parts = (prepared_part *)table;
+    prepared->part_count = 0;
+    for (size_t i = 0; has_body && i < count; i++) {
+        if (parts[i].length == 0) continue;
+        prepared_part *part = &prepared->parts[prepared->part_count++];
+        part->length = parts[i].length;
+        if (parts[i].shared) {
+            he_prepared_retain(parts[i].shared);
+            part->owner = parts[i].shared;
+            part->bytes = parts[i].shared->parts[0].bytes + parts[i].offset;
+        } else {
+            memcpy(out, parts[i].bytes, parts[i].length);
+            part->owner = NULL;
+            part->bytes = out;
+            out += parts[i].length;
+        }
     }
     return prepared;
+}
+
+he_prepared *he_prepared_bytes(const void *bytes, size_t length) {
+    he_body_part part = {NULL, 0, bytes, length};
+    return he_prepared_create_parts(0, NULL, 0, &part, 1);
 }
 
 void he_prepared_retain(he_prepared *prepared) { atomic_fetch_add_explicit(&prepared->references, 1, memory_order_relaxed); }
 
 void he_prepared_release(he_prepared *prepared) {
-    if (prepared && atomic_fetch_sub_explicit(&prepared->references, 1, memory_order_acq_rel) == 1) free(prepared);
+    if (!prepared || atomic_fetch_sub_explicit(&prepared->references, 1, memory_order_acq_rel) != 1) return;
+    for (size_t i = 0; i < prepared->part_count; i++) he_prepared_release(prepared->parts[i].owner);
+    free(prepared);
 }
 
+size_t he_prepared_size(const he_prepared *prepared) { return prepared->size; }
 int he_prepared_status(const he_prepared *prepared) { return prepared->status; }
+size_t he_prepared_body_length(const he_prepared *prepared) { return prepared->body_len; }
 const unsigned char *he_prepared_head(const he_prepared *prepared, size_t *length) { *length = prepared->head_len; return prepared->bytes; }
-const unsigned char *he_prepared_body(const he_prepared *prepared, size_t *length) {
-    *length = prepared->body_len;
-    return prepared->bytes + prepared->head_len;
+
+size_t he_prepared_part_count(const he_prepared *prepared) { return prepared->part_count; }
+
+const unsigned char *he_prepared_part(he_prepared *prepared, size_t index, size_t *length, he_prepared **owner) {
+    const prepared_part *part = &prepared->parts[index];
+    *length = part->length;
+    *owner = part->owner ? part->owner : prepared;
+    return part->bytes;
 }

@@ -67,44 +67,52 @@ static int escapes_are_clean(const char *text, size_t length) {
 }
 
 int he_head_scan_feed(he_head_scan *scan, const char *buffer, size_t length, const he_head_limits *limits, he_refusal *refusal) {
+    // Every decision is made at one byte from the bytes before it, so the answer is the same however the head is split
+    // into reads: a CR is judged by the byte after it (a CR that ends the bytes so far is scanned again with the next
+    // read), and a line over its limit is refused at its first byte over the limit, not where it happens to end.
     // The request line may hold the method (bounded by the same budget), the target and " HTTP/1.1".
     const size_t max_request_line = limits->max_target_bytes + 64;
     for (size_t i = scan->position; i < length; i++) {
         char c = buffer[i];
         if (c == '\r') {
-            if (i + 1 < length && buffer[i + 1] != '\n') return refuse(refusal, 400, "line_ending_invalid", "a CR not followed by LF");
+            if (i + 1 == length) {
+                scan->position = i;   // judged with the byte after it, in the next call
+                return 0;
+            }
+            if (buffer[i + 1] != '\n') return refuse(refusal, 400, "line_ending_invalid", "a CR not followed by LF");
             continue;
         }
-        if (c != '\n') continue;
+        if (c != '\n') {
+            // Content bytes of a line: over the request line's or the fields' budget, refused at once.
+            size_t offset = i - scan->line_start;
+            if (scan->lines == 0) {
+                if (offset >= max_request_line) return refuse(refusal, 414, "uri_too_long", "the request target is too long");
+            } else if (scan->field_bytes + offset + 3 > limits->max_field_bytes) {
+                return refuse(refusal, 431, "headers_too_large", "the request header fields are too large");
+            }
+            continue;
+        }
         if (i == 0 || buffer[i - 1] != '\r') return refuse(refusal, 400, "line_ending_invalid", "a line ends with a bare LF; lines end with CRLF");
         size_t line_length = i - 1 - scan->line_start;
-        scan->position = i + 1;
         if (line_length == 0) {
             if (scan->lines == 0) {
-                // Empty lines before the request line are ignored (RFC 9112 §2.2), a few of them.
-                scan->skipped += 2;
+                // Empty lines before the request line are ignored (RFC 9112 §2.2), up to HE_MAX_LEADING_EMPTY_LINES.
+                scan->skipped += 1;
                 scan->line_start = i + 1;
-                if (scan->skipped > 8) return refuse(refusal, 400, "request_line_invalid", "too many empty lines before the request");
+                if (scan->skipped > HE_MAX_LEADING_EMPTY_LINES) return refuse(refusal, 400, "request_line_invalid", "too many empty lines before the request");
                 continue;
             }
+            scan->position = i + 1;
             return 1;
         }
-        if (scan->lines == 0) {
-            if (line_length > max_request_line) return refuse(refusal, 414, "uri_too_long", "the request target is too long");
-        } else {
+        if (scan->lines > 0) {
             scan->field_bytes += line_length + 2;
-            if (scan->field_bytes > limits->max_field_bytes) return refuse(refusal, 431, "headers_too_large", "the request header fields are too large");
             if (scan->lines > limits->max_fields) return refuse(refusal, 431, "headers_too_large", "the request has too many header fields");
         }
         scan->lines += 1;
         scan->line_start = i + 1;
     }
     scan->position = length;
-    size_t partial = length - scan->line_start;
-    if (scan->lines == 0 && partial > max_request_line) return refuse(refusal, 414, "uri_too_long", "the request target is too long");
-    if (scan->lines > 0 && scan->field_bytes + partial > limits->max_field_bytes + 2) {
-        return refuse(refusal, 431, "headers_too_large", "the request header fields are too large");
-    }
     return 0;
 }
 
@@ -210,9 +218,54 @@ static void read_connection_tokens(const char *value, size_t length, framing *fr
     }
 }
 
+static int is_hex(unsigned char c) { return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
+
+/// RFC 3986 unreserved and sub-delims: what a reg-name (and an IP literal's inside) may hold besides pct-encoding.
+static int is_host_char(unsigned char c) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return 1;
+    return c != 0 && strchr("-._~!$&'()*+,;=", c) != NULL;
+}
+
+/// Host = uri-host [ ":" port ] (RFC 9112 §3.2), uri-host = IP-literal / IPv4address / reg-name (RFC 3986 §3.2.2),
+/// port = *DIGIT. An empty value is allowed (a target URI without authority). A reg-name covers IPv4 addresses.
+static int host_is_valid(const char *value, size_t length) {
+    size_t i = 0;
+    if (length > 0 && value[0] == '[') {
+        // IP-literal: "[" ( IPv6address / IPvFuture ) "]", checked as its character set (hex digits, ':', '.', and
+        // for IPvFuture unreserved and sub-delims).
+        i = 1;
+        while (i < length && value[i] != ']') {
+            if (!is_host_char((unsigned char)value[i]) && value[i] != ':') return 0;
+            i++;
+        }
+        if (i >= length || i == 1) return 0;
+        i++;
+    } else {
+        while (i < length && value[i] != ':') {
+            unsigned char c = (unsigned char)value[i];
+            if (c == '%') {
+                if (i + 2 >= length || !is_hex((unsigned char)value[i + 1]) || !is_hex((unsigned char)value[i + 2])) return 0;
+                i += 3;
+                continue;
+            }
+            if (!is_host_char(c)) return 0;
+            i++;
+        }
+    }
+    if (i == length) return 1;
+    if (value[i] != ':') return 0;
+    for (i++; i < length; i++) {
+        if (value[i] < '0' || value[i] > '9') return 0;
+    }
+    return 1;
+}
+
 static int read_field(const he_field *field, he_head *head, framing *frame, he_refusal *refusal) {
     if (equals_ignoring_case(field->name, field->name_len, "host")) {
         frame->hosts++;
+        if (!host_is_valid(field->value, field->value_len)) {
+            return refuse(refusal, 400, "host_invalid", "the Host field is not a host and optional port (RFC 9112 section 3.2)");
+        }
     } else if (equals_ignoring_case(field->name, field->name_len, "content-length")) {
         // 1*DIGIT, nothing else: no sign, no list, not empty (RFC 9112 §6.3).
         if (field->value_len == 0) return refuse(refusal, 400, "content_length_invalid", "Content-Length must be a decimal number");
@@ -236,6 +289,13 @@ static int read_field(const he_field *field, he_head *head, framing *frame, he_r
         if (equals_ignoring_case(field->value, field->value_len, "100-continue")) head->expect_continue = 1;
     }
     return 0;
+}
+
+int he_starts_with_head(const void *buffer, size_t length) {
+    const char *bytes = buffer;
+    size_t i = 0;
+    while (i < length && (bytes[i] == '\r' || bytes[i] == '\n')) i++;
+    return length - i >= 5 && memcmp(bytes + i, "HEAD ", 5) == 0;
 }
 
 int he_head_parse(const char *buffer, size_t length, const he_head_limits *limits, he_field *fields, char *path,
@@ -274,7 +334,9 @@ int he_head_parse(const char *buffer, size_t length, const he_head_limits *limit
         }
         size_t value_end = i;
         while (value_end > value_start && (buffer[value_end - 1] == ' ' || buffer[value_end - 1] == '\t')) value_end--;
-        i += 2;  // CRLF, checked by the scanner
+        // CRLF (the scanner checked it too; the parser does not rely on that).
+        if (i + 1 >= length || buffer[i + 1] != '\n') return refuse(refusal, 400, "line_ending_invalid", "a CR not followed by LF");
+        i += 2;
         if (count >= limits->max_fields) return refuse(refusal, 431, "headers_too_large", "the request has too many header fields");
         he_field *field = &fields[count++];
         field->name = buffer + name_start;

@@ -19,11 +19,14 @@ typedef struct he_refusal {
     const char *message;
 } he_refusal;
 
+/// Empty lines (CRLF) ignored before a request line (RFC 9112 §2.2); one more is refused with 400.
+enum { HE_MAX_LEADING_EMPTY_LINES = 8 };
+
 /// Where the incremental scanner is in a head that has not fully arrived yet.
 typedef struct he_head_scan {
-    size_t position;      // bytes already scanned
+    size_t position;      // bytes already scanned (a final CR is scanned again with the next bytes)
     size_t line_start;    // start of the current line
-    size_t skipped;       // leading empty lines before the request line
+    size_t skipped;       // empty lines before the request line so far
     int lines;            // complete lines so far (request line included)
     size_t field_bytes;   // bytes of complete field lines so far
 } he_head_scan;
@@ -39,10 +42,16 @@ typedef struct he_head {
     int is_head_method;
 } he_head;
 
-/// Scans newly arrived bytes `buffer[0..<length]` (the whole head so far). Returns 1 when the head is complete
-/// (`scan->position` is then its length), 0 when more bytes are needed, -1 with `refusal` set when the head is
-/// already refused (bare LF or CR, too long a target, too many or too large fields).
+/// Scans newly arrived bytes `buffer[0..<length]` (the whole head so far, the same bytes as the previous call and
+/// more). Returns 1 when the head is complete (`scan->position` is then its length), 0 when more bytes are needed,
+/// -1 with `refusal` set when the head is already refused (bare LF or CR, too long a target, too many or too large
+/// fields, too many empty lines before it). The result does not depend on how the bytes were split into calls: each
+/// decision is made at one byte, from the bytes up to it (a CR is judged with the byte after it).
 int he_head_scan_feed(he_head_scan *scan, const char *buffer, size_t length, const he_head_limits *limits, he_refusal *refusal);
+
+/// 1 when the request that starts `buffer[0..<length]` (after any empty lines) is a HEAD request, as far as
+/// its first bytes tell; 0 otherwise. For refusals made before the head could be parsed.
+int he_starts_with_head(const void *buffer, size_t length);
 
 /// Parses a complete head `buffer[0..<length]` (as found by he_head_scan_feed). `fields` has room for
 /// `limits->max_fields`, `path` for `limits->max_target_bytes` bytes. Returns 0, or -1 with `refusal` set.

@@ -34,21 +34,22 @@ size_t he_head_bound(size_t fields_len);
 /// Writes the status line, `fields` and Content-Length (without the final CRLF) to `out`; returns its length.
 size_t he_write_head(unsigned char *out, int status, const char *fields, size_t fields_len, size_t body_len);
 
-/// A run of bytes.
-typedef struct he_bytes {
-    const unsigned char *bytes;
-    size_t length;
-} he_bytes;
-/// Like he_prepared_create, with the body the concatenation of `parts`.
-he_prepared *he_prepared_compose(int status, const char *fields, size_t fields_len, const he_bytes *parts, size_t count);
-
 int he_prepared_status(const he_prepared *prepared);
+/// The body's length in bytes (0 for 1xx, 204 and 304).
+size_t he_prepared_body_length(const he_prepared *prepared);
 const unsigned char *he_prepared_head(const he_prepared *prepared, size_t *length);
-const unsigned char *he_prepared_body(const he_prepared *prepared, size_t *length);
+/// The body's runs, in order: run `index` (below he_prepared_part_count) is `*length` bytes owned by `*owner` (the
+/// value itself, or shared bytes it retains; retain the owner while the bytes are in use).
+size_t he_prepared_part_count(const he_prepared *prepared);
+const unsigned char *he_prepared_part(he_prepared *prepared, size_t index, size_t *length, he_prepared **owner);
 
-/// The cached answer for `request` (retained; release it after queueing), or NULL to ask the handler. Sets `started`.
-he_prepared *he_fetch_table_answer(he_fetch_table *table, const he_request *request, int is_head, double *started);
-/// Counts an answer from the table and writes its access log line.
-void he_fetch_table_record(he_fetch_table *table, const he_request *request, int is_head, he_prepared *answer, double started);
+/// The cached answer for a bodyless GET or HEAD `request` (retained; release it after queueing), or NULL to ask the
+/// handler. Sets `label` and `status` (0: the 200, 1: the 304). A 304 whose fields are a run of its 200's head comes
+/// as that 200 with `*fields_len` > 0: write the 304 status line and the head's bytes at `*fields_offset` (for
+/// `*fields_len`) instead; otherwise `*fields_len` is 0 and the answer is written as it is.
+he_prepared *he_response_cache_answer(he_response_cache *cache, const he_request *request, int *label, int *status,
+                                      size_t *fields_offset, size_t *fields_len);
+/// Counts an answer of the cache with its own duration, in thread slot `slot` (the loop's index).
+void he_response_cache_count(he_response_cache *cache, int slot, int label, int is_head, int status, double seconds);
 
 #endif

@@ -27,6 +27,18 @@ public struct DaemonConfiguration: Sendable {
     public var accessLog = "-"
     /// Request, connection and cache limits.
     public var limits = Limits()
+    /// A file holding the change feed's bearer token (`--feed-token-file`); nil: the feed answers 403.
+    public var feedTokenFile: String?
+    /// Change events older than this many days are compacted (1–3650).
+    public var feedRetentionDays = 7
+    /// Webhook receivers' URLs (`--webhook`, repeatable): every change event is POSTed, signed, to each.
+    public var webhooks: [String] = []
+    /// The webhook signing secret's file (`--webhook-secret-file`); required with `webhooks`.
+    public var webhookSecretFile: String?
+    /// One webhook attempt's deadline, seconds (1–120).
+    public var webhookTimeoutSeconds = 10
+    /// How long a replica holds a delivery it attempts, seconds (more than the timeout).
+    public var webhookLeaseSeconds = 30
 
     public init() {}
 }
@@ -42,23 +54,29 @@ public final class Daemon: Sendable {
     /// (the store's location or database, the token file, the access log); its message never shows a password.
     public init(configuration: DaemonConfiguration, localizer: Localizer) throws {
         let auth = try AdminAuth.load(file: configuration.adminTokenFile, environment: configuration.environment)
+        let feed = FeedConfiguration(auth: try FeedAuth.load(file: configuration.feedTokenFile), retentionDays: configuration.feedRetentionDays)
+        var webhooks = try WebhookConfiguration.load(urls: configuration.webhooks, secretFile: configuration.webhookSecretFile)
+        webhooks?.timeoutSeconds = Double(configuration.webhookTimeoutSeconds)
+        webhooks?.leaseMilliseconds = Int64(max(configuration.webhookLeaseSeconds, configuration.webhookTimeoutSeconds + 1)) * 1000
         let accessLog = try AccessLog(destination: configuration.accessLog)
         let metrics = Metrics()
         var options = StoreLocation.Options()
         options.timeoutMilliseconds = Int(configuration.storeBusyTimeoutMilliseconds)
         options.connections = configuration.storeConnections
         let store = try StoreLocation.parse(configuration.store).open(options, statistics: metrics.store)
-        let fetchTable = EngineFetchTable(accessLog: accessLog.fileDescriptor, capacityBytes: configuration.limits.fetchTableBytes,
-                                          localizer: localizer)
-        metrics.fold(fetchTable)
-        services = AppServices(store: store, metrics: metrics, limits: configuration.limits, auth: auth, localizer: localizer, fetchTable: fetchTable)
+        // Label 0: the look fetch, the only route that fills it (Routes/Apps.swift).
+        let responseCache = EngineResponseCache(capacityBytes: configuration.limits.responseCacheBytes, labels: ["/v1/apps/{appKey}/look"],
+                                                bounds: Metrics.buckets)
+        metrics.fold(responseCache)
+        services = AppServices(store: store, metrics: metrics, limits: configuration.limits, auth: auth, localizer: localizer,
+                               responseCache: responseCache, feed: feed, webhooks: webhooks)
         server = Server(router: Routes.router(services), limits: configuration.limits, metrics: metrics, accessLog: accessLog,
-                        fetchTable: fetchTable)
+                        responseCache: responseCache)
         self.configuration = configuration
     }
 
     /// The store's location for logs, password redacted.
-    public var storeLocation: String { services.store.displayLocation }
+    public var storeLocation: String { services.storeLocation }
 
     /// Whether admin routes are served (a token is configured); without one they answer 403.
     public var adminEnabled: Bool { services.auth.isConfigured }
@@ -66,15 +84,25 @@ public final class Daemon: Sendable {
     /// Starts listening and returns the bound port. Throws `ConfigurationError` when the address is not numeric
     /// or cannot be bound.
     public func start() throws -> UInt16 {
-        try server.start(host: configuration.host, port: configuration.port)
+        do {
+            try services.startBackground()
+        } catch let error as StoreUnavailableError {
+            throw ConfigurationError("cannot register the webhook receivers in the store: \(error.cause)")
+        }
+        return try server.start(host: configuration.host, port: configuration.port)
     }
+
+    /// Whether the change feed is served (a feed token is configured); without one it answers 403.
+    public var feedEnabled: Bool { services.changes.auth.isConfigured }
 
     /// Stops accepting at once, lets in-flight requests finish for up to `grace` seconds, closes every
     /// connection and then the store. Returns how many requests were still in flight when the grace ran out.
     @discardableResult
     public func stop(grace: Double) -> Int {
+        // Waiting long-polls are answered first: a parked request must be answered before the engine stops.
+        services.stopBackground()
         let unfinished = server.stop(grace: grace)
-        services.store.close()
+        services.closeStore()
         return unfinished
     }
 }

@@ -24,6 +24,15 @@ public struct Limits: Sendable {
     public var maxConnections = 512
     /// Most open connections from one IP address (`--max-connections-per-ip`, default 128).
     public var maxConnectionsPerIP = 128
+    /// Connection slots, of `maxConnections`, kept for addresses with no open connection (`--connections-for-new-ips`,
+    /// default 32; 0: none; at most half of `maxConnections`). When the table is full for a newcomer, the idle
+    /// keep-alive connection idle longest, else the request arriving slowest, of an address holding at least as many
+    /// connections, is closed to make room; only then is the newcomer refused (503 `too_many_connections`).
+    public var connectionsForNewAddresses = 32
+    /// The slowest a request head or body may arrive, in bytes per second (`--min-data-rate`, default 1024), once it
+    /// has been arriving for longer than `dataRateGraceSeconds` (default 5). Slower: 408 `request_timeout`, closed.
+    public var minDataRate = 1024
+    public var dataRateGraceSeconds = 5.0
     /// Seconds a keep-alive connection may stay idle between requests before it is closed (`--idle-timeout`, default 15).
     public var idleTimeoutSeconds = 15
     /// Seconds from the first byte of a request head to its end (default 10): a client trickling its head
@@ -36,19 +45,30 @@ public struct Limits: Sendable {
     public var writeTimeoutSeconds = 30.0
     /// Event loop threads, each with its own listening socket (`--threads`, default: the number of CPUs).
     public var threads = 0
-    /// Worker threads for the slow routes: lint, resolve, preview, publish (default: the number of CPUs, at least 2).
+    /// Worker threads for the slow routes: lint, resolve, preview, history, reports (default: the number of CPUs,
+    /// at least 2).
     public var workerThreads = 0
-    /// Slow requests that may wait for a worker (default 256). Beyond it: 503 `overloaded` with Retry-After.
+    /// More worker threads reserved for the SDK fetch's misses and for publishes (`WorkerLane.reserved`, default 2):
+    /// those never wait behind lint, resolve or preview, however many of those run. Shared workers also take them
+    /// first when idle.
+    public var reservedWorkerThreads = 2
+    /// Slow requests that may wait for a worker, in each lane (default 256). Beyond it: 503 `overloaded` with
+    /// Retry-After.
     public var workerQueue = 256
+    /// Bytes of request bodies all connections together may hold while they are read (default 128 MiB): a body
+    /// with Content-Length reserves its length, a chunked one its route's limit, until its request is answered.
+    /// Beyond it: 503 `overloaded` with Retry-After, and the connection closes.
+    public var bodyBudgetBytes = 128 << 20
     /// Most bytes of cached looks kept in memory (`--cache-bytes`, default 128 MiB). In the daemon, three quarters go
-    /// to the engine's fetch table: per app, the response's shared pieces once (~3.4 KB for a typical look) and each
-    /// language's own (~0.4 KB: direction, locale, texts, tag), so every one of 50 languages of about 4,300 apps. The
-    /// look cache has the rest: two thirds of it for each app's shared part (~4.6 KB, so about 4,700 apps), one third
-    /// for whole responses per app and locale (~9 KB each with their prepared 200 and 304), which answer what the
-    /// table does not (Accept-Language, other `lang` spellings). Beyond it, the least recently read go (CLOCK).
+    /// to the engine's response cache: per (app, language) target, a prepared 200 whose body references the app
+    /// version's shared pieces (~3.4 KB, held once) and owns the language's own (~0.4 KB), and a prepared 304
+    /// (about 1.5 KB per entry in all). The look cache has the rest: two thirds of it for each app's shared part
+    /// (~4.6 KB; the engine keeps one more copy of its body pieces per app version), one third for whole responses per app and locale (~9 KB each with
+    /// their prepared 200 and 304), which answer what the response cache does not (Accept-Language, conditional
+    /// requests other than If-None-Match). Beyond it, the least recently read go (CLOCK).
     public var cacheBytes = 128 << 20
-    /// The part of `cacheBytes` the engine's fetch table takes in the daemon.
-    public var fetchTableBytes: Int { cacheBytes / 4 * 3 }
+    /// The part of `cacheBytes` the engine's response cache takes in the daemon.
+    public var responseCacheBytes: Int { cacheBytes / 4 * 3 }
 
     public init() {}
 }

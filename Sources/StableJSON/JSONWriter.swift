@@ -172,7 +172,7 @@ public struct JSONWriter {
             let count = name.utf8CodeUnitCount
             return compact(reserving: count + 3, endsValue: false) { out in
                 out[0] = UInt8(ascii: "\"")
-                OutputBuffer.copy(name.utf8Start, count: count, to: out + 1)
+                (out + 1).initialize(from: name.utf8Start, count: count)
                 out[count + 1] = UInt8(ascii: "\"")
                 out[count + 2] = UInt8(ascii: ":")
                 return count + 3
@@ -200,7 +200,7 @@ public struct JSONWriter {
             let nameCount = name.utf8CodeUnitCount
             return compact(reserving: nameCount + count + 5, endsValue: true) { out in
                 out[0] = UInt8(ascii: "\"")
-                OutputBuffer.copy(name.utf8Start, count: nameCount, to: out + 1)
+                (out + 1).initialize(from: name.utf8Start, count: nameCount)
                 out[nameCount + 1] = UInt8(ascii: "\"")
                 out[nameCount + 2] = UInt8(ascii: ":")
                 out[nameCount + 3] = UInt8(ascii: "\"")
@@ -233,7 +233,7 @@ public struct JSONWriter {
     public mutating func string(static text: StaticString) {
         assert(Self.needsNoEscape(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)), "a static string must need no escaping")
         let count = text.utf8CodeUnitCount
-        string(unescapedCount: count) { OutputBuffer.copy(text.utf8Start, count: count, to: $0) }
+        string(unescapedCount: count) { $0.initialize(from: text.utf8Start, count: count) }
     }
 
     /// A string value of exactly `count` UTF-8 bytes that `body` writes straight into the output, in place,
@@ -540,26 +540,12 @@ public struct JSONWriter {
     }
 
     /// Copies `utf8` to `out` up to its first byte that must be escaped (a control character, `"` or `\`) and
-    /// returns that byte's offset, or `utf8.count` when there is none: eight bytes per step (SWAR), then byte by
-    /// byte. `out` must have room for `utf8.count` bytes; bytes after the returned offset may be overwritten.
+    /// returns that byte's offset, or `utf8.count` when there is none. `out` must have room for `utf8.count` bytes.
     @inlinable
     static func copyUpToEscape(_ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
         guard let base = utf8.baseAddress else { return 0 }
         let count = utf8.count
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var index = 0
-        while index + 8 <= count {
-            let raw = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            UnsafeMutableRawPointer(out + index).storeBytes(of: raw, as: UInt64.self)
-            // The first byte in the lowest bits on any machine. A byte below 0x20, or equal to 0x22 or 0x5C, sets
-            // its high bit in `flags` (bytes ≥ 0x80 never do); the lowest flag is exact (a borrow only moves
-            // upward, from a byte that is flagged itself), so it marks the first such byte.
-            let word = UInt64(littleEndian: raw)
-            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
-            let flags = (((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
-            if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
-            index += 8
-        }
         while index < count {
             let byte = base[index]
             if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }

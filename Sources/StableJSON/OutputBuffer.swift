@@ -65,32 +65,6 @@ final class OutputBuffer {
         state.pointee.count += body(state.pointee.start + state.pointee.count)
     }
 
-    /// Copies `count` bytes (≥ 0) with at most a few unaligned loads and stores, no loop for fewer than 16 and no
-    /// call to memmove: eight bytes at a time, then the last eight (overlapping); under eight, two overlapping
-    /// words of four or two bytes. Inlined, so a compile-time `count` (a static key) leaves one branch.
-    @inlinable @inline(__always)
-    static func copy(_ source: UnsafePointer<UInt8>, count: Int, to out: UnsafeMutablePointer<UInt8>) {
-        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(out)
-        func move<Word: FixedWidthInteger>(_: Word.Type, at offset: Int) {
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: Word.self), toByteOffset: offset, as: Word.self)
-        }
-        if count >= 8 {
-            var index = 0
-            while index + 8 < count {
-                move(UInt64.self, at: index)
-                index += 8
-            }
-            move(UInt64.self, at: count - 8)
-        } else if count >= 4 {
-            move(UInt32.self, at: 0)
-            move(UInt32.self, at: count - 4)
-        } else if count >= 2 {
-            move(UInt16.self, at: 0)
-            move(UInt16.self, at: count - 2)
-        } else if count == 1 {
-            out[0] = source[0]
-        }
-    }
 
     /// At least doubles the capacity, so appending n bytes one at a time costs O(n).
     @usableFromInline

@@ -3,8 +3,8 @@ import Foundation
 import StableJSON
 
 /// Findings a team has accepted for now (`--baseline FILE`, written by `--update-baseline`), so lint can be
-/// adopted without fixing history first. A finding is matched by its fingerprint — check, file name, key and
-/// subject, never line or column — so edits elsewhere in a file do not revive it; a count per fingerprint means a
+/// adopted without fixing history first. A finding is matched by its fingerprint — check, file name (and locale
+/// where the name does not say it), key and subject, never line or column — so edits elsewhere in a file do not revive it; a count per fingerprint means a
 /// new, second finding of the same kind is still reported.
 public struct Baseline: Sendable, Equatable {
     /// Fingerprint → how many findings with it are accepted.
@@ -31,7 +31,8 @@ public struct Baseline: Sendable, Equatable {
         return (reported, suppressed)
     }
 
-    /// The file's JSON: `{"version": 1, "findings": [{"fingerprint", "check", "file", "key", "count"}]}`, sorted,
+    /// The file's JSON: `{"version": 1, "findings": [{"fingerprint", "check", "file", "locale", "key", "message",
+    /// "count"}]}` (only the fingerprint and count are read back), sorted,
     /// one finding per line so that a diff of the baseline reads well.
     public func encoded(describing findings: [LintFinding]) -> Data {
         var byFingerprint: [String: LintFinding] = [:]
@@ -42,6 +43,7 @@ public struct Baseline: Sendable, Equatable {
             if let finding = byFingerprint[fingerprint] {
                 object["check"] = .string(finding.check.code)
                 object["file"] = .string(finding.fileName)
+                if let locale = finding.locale { object["locale"] = .string(locale) }
                 if let key = finding.key { object["key"] = .string(key) }
                 object["message"] = .string(finding.message)
             }

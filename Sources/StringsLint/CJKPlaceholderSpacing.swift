@@ -1,6 +1,6 @@
 import Foundation
 import Strings
-import Synchronization
+import Locking
 
 /// A space between a date or time argument and Chinese or Japanese text, on a side where the argument itself
 /// shows CJK text: `{date, date, ::dMMM}` renders as "11月3日" in zh and ja, so "将于 {date} 续订" shows
@@ -130,7 +130,7 @@ enum CJKPlaceholderSpacing {
         Date(timeIntervalSince1970: 1_793_664_000 + Double(hour * 3_600 + 300)) // 2026-11-03 hh:05 UTC
     }
 
-    private static let cache = Mutex<[String: Edges?]>([:])
+    private static let cache = LockedValue<[String: Edges?]>([:])
 
     private static func renderedEdges(typeWord: String, style: String?, tag: String) -> Edges? {
         let single = "{d, \(typeWord)" + (style.map { ", \($0)" } ?? "") + "}"

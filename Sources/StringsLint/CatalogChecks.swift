@@ -151,6 +151,8 @@ struct CatalogChecks {
         case "U_ARGUMENT_TYPE_MISMATCH": "argument type mismatch"
         case "U_INDEX_OUTOFBOUNDS_ERROR": "number out of range"
         case "U_NUMBER_SKELETON_SYNTAX_ERROR": "bad number skeleton"
+        case MessageNestingLimit.tooDeepErrorName:
+            "plural, select or choice branches nested deeper than \(MessageNestingLimit.levels) levels"
         default: "the pattern does not parse"
         }
     }

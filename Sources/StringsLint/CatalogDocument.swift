@@ -74,6 +74,21 @@ struct CatalogDocument: Sendable {
         }
     }
 
+    /// A catalog built in memory, in order: what reading lookd's own file of these entries gives, except that
+    /// positions are the start of the file (nobody reads them: the caller places findings by key). Nil when the
+    /// file would hold something only its bytes can report right: a key written twice (a finding naming the
+    /// line of the first) or a `maxLength` outside 0..<1,000,000,000 (refused with its position).
+    init?(entries: [(key: String, message: String, maxLength: Int?)]) {
+        var keys: Set<String> = []
+        keys.reserveCapacity(entries.count)
+        self.entries.reserveCapacity(entries.count)
+        for entry in entries {
+            guard keys.insert(entry.key).inserted, entry.maxLength.map({ (0..<1_000_000_000).contains($0) }) ?? true else { return nil }
+            let value = JSONStringToken(value: entry.message, quote: .start, scalarPositions: nil, scalarCount: entry.message.unicodeScalars.count)
+            self.entries.append(Entry(key: entry.key, keyPosition: .start, value: value, maxLength: entry.maxLength))
+        }
+    }
+
     /// Duplicate keys kept (they are findings), string defects listed (they are findings too), no size limits
     /// beyond the depth: a catalog is checked whole.
     static let readOptions = JSONReader.DocumentOptions(limits: .init(maxDepth: 256, maxStringBytes: .max, maxValues: .max),

@@ -38,6 +38,8 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
     case spaceAroundCJKPlaceholder = "space-around-cjk-placeholder"
     case suffixOnPlainArgument = "suffix-on-plain-argument"
     case translationState = "translation-state"
+    case unknownLocale = "unknown-locale"
+    case markupMismatch = "markup-mismatch"
 
     /// The stable code, e.g. "missing-key".
     public var code: String { rawValue }
@@ -51,7 +53,7 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
             .error
         case .extraKey, .unreachablePluralCategory, .missingDecimalCategory, .identicalToSource, .tooLong,
              .whitespace, .endPunctuation, .emptyValue, .spaceAroundCJKPlaceholder, .suffixOnPlainArgument,
-             .translationState:
+             .translationState, .unknownLocale, .markupMismatch:
             .warning
         }
     }
@@ -84,6 +86,8 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
         case .suffixOnPlainArgument: "Case ending or particle joined to a name argument"
         case .unsupportedConstruct: "Construct lookd cannot read without losing meaning"
         case .translationState: "Translation not in a translated state"
+        case .unknownLocale: "Locale without ICU data"
+        case .markupMismatch: "Styling tags differ from the source"
         }
     }
 
@@ -140,6 +144,10 @@ public enum LintCheck: String, Sendable, Hashable, Codable, CaseIterable {
             "String Catalogs, Android resources and XLIFF only: something lookd cannot map to a MessageFormat message without misreading it (device or width variations, markup inside an Android string, a locale outside the configured ones, a plural exact value other than 0). It is reported, not guessed at; docs/formats.md lists the mappings."
         case .translationState:
             "String Catalogs and XLIFF only: a localization whose state says it is not done (`new`, `needs_review`, `stale`; XLIFF `new`, `needs-translation`, `needs-review-translation`, …)."
+        case .markupMismatch:
+            "Android resources only: a translation's styling tags (<b>, <i>, <u>, <a>, …) are not the source's, tag for tag: a lost link or emphasis, or markup the source never had."
+        case .unknownLocale:
+            "String Catalogs, Android resources and XLIFF only: a locale whose language ICU has no data for (Old English `ang`, a private code). It is linted with the root locale's rules (plural category `other` only, no script), so plural and script checks cannot be trusted for it. Reported once per locale."
         }
     }
 }

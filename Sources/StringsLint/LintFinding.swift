@@ -51,9 +51,19 @@ public struct LintFinding: Sendable, Hashable {
         return String(file[file.index(after: slash)...])
     }
 
-    /// A stable identity without line or column: check, file name, key and subject.
+    /// A stable identity without line or column: check, file, key and subject. The file is its name, followed by
+    /// `@` and the locale when the name does not say it (an Android `strings.xml@de`, a String Catalog's
+    /// `Localizable.xcstrings@fr`), so that each locale's finding is its own baseline entry; lookd's catalogs
+    /// (`de.json`) and files named by their locale (`de.xliff`) are their name alone.
     public var fingerprint: String {
-        [check.code, fileName, key ?? "", subject ?? ""].joined(separator: "|")
+        [check.code, fingerprintFile, key ?? "", subject ?? ""].joined(separator: "|")
+    }
+
+    /// The file part of the fingerprint (see `fingerprint`).
+    var fingerprintFile: String {
+        let name = fileName
+        guard let locale, !name.hasSuffix(".json"), name.split(separator: ".").first.map(String.init) != locale else { return name }
+        return name + "@" + locale
     }
 
     /// Orders by file, position, then check code (the order every reporter prints).

@@ -1,4 +1,5 @@
 import Strings
+import StableJSON
 /// The outcome of one lint run, as every reporter prints it.
 public struct LintReport: Sendable {
     /// Reported findings, in report order.

@@ -1,6 +1,6 @@
 import Strings
 import Foundation
-import Synchronization
+import Locking
 
 /// One catalog handed to the linter: its name (a path for the CLI, any label over HTTP; the locale is the last
 /// path component without `.json`) and its bytes, or why it could not be read.
@@ -24,7 +24,10 @@ public struct CatalogInput: Sendable {
     }
 
     /// The file's tag: its last path component without `.json`.
-    public var tag: String {
+    public var tag: String { Self.tag(name: name) }
+
+    /// The tag of a catalog called `name`: its last path component without `.json`.
+    static func tag(name: String) -> String {
         var base = Substring(name)
         if let slash = base.lastIndex(of: "/") { base = base[base.index(after: slash)...] }
         if base.hasSuffix(".json") { base = base.dropLast(5) }
@@ -61,24 +64,27 @@ public struct Linter: Sendable {
     }
 
     public func lint(_ catalogs: [CatalogInput]) throws(LintError) -> [LintFinding] {
+        try lint(catalogs.map(LintedCatalog.input))
+    }
+
+    /// `lint(_:)` over catalogs given as files or as documents already in memory (a format's content).
+    func lint(_ catalogs: [LintedCatalog]) throws(LintError) -> [LintFinding] {
         let sourceTag = configuration.sourceTag
         guard let sourceIndex = catalogs.firstIndex(where: { $0.tag == sourceTag }) else {
             throw LintError.missingSource(tag: sourceTag)
         }
         let sourceInput = catalogs[sourceIndex]
-        guard case .bytes(let sourceBytes) = sourceInput.contents else {
-            if case .unreadable(let reason) = sourceInput.contents {
-                throw LintError.unusableSource(name: sourceInput.name, problem: reason)
-            }
-            throw LintError.missingSource(tag: sourceTag)
+        let sourceDocument: CatalogDocument
+        switch sourceInput.document() {
+        case .success(let document): sourceDocument = document
+        case .failure(let unreadable): throw LintError.unusableSource(name: sourceInput.name, problem: unreadable.reason)
         }
-        let sourceDocument = CatalogDocument(bytes: sourceBytes)
         if sourceDocument.entries.isEmpty, let fatal = sourceDocument.problems.first(where: { $0.key == nil }) {
             throw LintError.unusableSource(name: sourceInput.name, problem: "\(fatal.position.line):\(fatal.position.column): \(fatal.message)")
         }
         let source = SourceCatalog(document: sourceDocument, tag: sourceTag)
 
-        let results = Mutex<[[LintFinding]]>(Array(repeating: [], count: catalogs.count))
+        let results = LockedValue<[[LintFinding]]>(Array(repeating: [], count: catalogs.count))
         let allowedLocales = Set(configuration.allowedLocales)
         DispatchQueue.concurrentPerform(iterations: catalogs.count) { index in
             let input = catalogs[index]
@@ -86,12 +92,11 @@ public struct Linter: Sendable {
             if index == sourceIndex {
                 emitter = CatalogChecks(emitter: emitter, source: source, isSource: true).run(sourceDocument)
             } else {
-                checkName(input, allowed: allowedLocales, emitter: &emitter)
-                switch input.contents {
-                case .unreadable(let reason):
-                    emitter.emit(.unreadableFile, at: .start, key: nil, "cannot read the file: \(reason)")
-                case .bytes(let bytes):
-                    let document = CatalogDocument(bytes: bytes)
+                checkName(name: input.name, tag: input.tag, allowed: allowedLocales, emitter: &emitter)
+                switch input.document() {
+                case .failure(let unreadable):
+                    emitter.emit(.unreadableFile, at: .start, key: nil, "cannot read the file: \(unreadable.reason)")
+                case .success(let document):
                     emitter = CatalogChecks(emitter: emitter, source: source, isSource: false).run(document)
                 }
             }
@@ -101,9 +106,8 @@ public struct Linter: Sendable {
         return results.withLock { $0 }.flatMap { $0 }.sorted(by: LintFinding.reportOrder)
     }
 
-    private func checkName(_ input: CatalogInput, allowed: Set<String>, emitter: inout Emitter) {
-        let tag = input.tag
-        let base = input.name.split(separator: "/").last.map(String.init) ?? input.name
+    private func checkName(name: String, tag: String, allowed: Set<String>, emitter: inout Emitter) {
+        let base = name.split(separator: "/").last.map(String.init) ?? name
         guard base.hasSuffix(".json") else {
             emitter.emit(.fileName, at: .start, key: nil, "'\(base)' is not named <tag>.json")
             return

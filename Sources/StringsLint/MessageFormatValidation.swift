@@ -1,6 +1,6 @@
 import Strings
 import CICU
-import Synchronization
+import Locking
 
 /// What `icu::MessagePattern` accepts but `icu::MessageFormat` — what the runtime builds — refuses: an unknown
 /// argument type (`{x, foo}`) or a bad number/date style or skeleton (`{n, number, ::bogus}`).
@@ -25,7 +25,7 @@ enum MessageFormatValidation {
         return nil
     }
 
-    private static let cache = Mutex<[String: String?]>([:])
+    private static let cache = LockedValue<[String: String?]>([:])
 
     private static func cachedError(_ single: String, tag: String) -> String? {
         let key = tag + "\u{0}" + single

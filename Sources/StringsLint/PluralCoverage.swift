@@ -1,7 +1,7 @@
 import CICU
 import Strings
 import CICU
-import Synchronization
+import Locking
 
 /// What a locale's plural rules (from the ICU in use, never a table) demand of a `plural` argument — or, with
 /// ordinal rules, of a `selectordinal` — and how its keys measure up against them. Built once per locale and kind.
@@ -35,7 +35,7 @@ struct PluralCoverage: Sendable {
         self.ordinal = ordinal
     }
 
-    private static let cache = Mutex<[String: PluralCoverage?]>([:])
+    private static let cache = LockedValue<[String: PluralCoverage?]>([:])
 
     /// The coverage of `tag` (cardinal or ordinal), computed once per process.
     static func forLocale(_ tag: String, ordinal: Bool = false) -> PluralCoverage? {

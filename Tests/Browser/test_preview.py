@@ -162,3 +162,37 @@ def test_team_text_is_escaped(daemon, browser):
     assert header == name
     topic = browser.find_element(By.CSS_SELECTOR, '[data-role="topic"]').text
     assert topic == label
+
+
+def test_draft_preview_shows_the_chat_link(daemon, browser):
+    """The plain preview page given a preview token (issue 24): the draft itself (square corners, 6 pt, where the
+    published look is soft, 12 pt), its phones marked as the draft, and the chat link readable in full."""
+    auth = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+    key = publish(daemon, {"corners": "soft", "appName": "Ledgerly"})
+    status, _ = request(daemon, "PUT", f"/v1/apps/{key}/look/draft", {"corners": "square", "appName": "Ledgerly"},
+                        dict(auth, **{"If-None-Match": "*"}))
+    assert status == 201
+    status, body = request(daemon, "POST", f"/v1/apps/{key}/look/draft/preview-tokens", {"ttlSeconds": 600}, auth)
+    assert status == 201
+    token = json.loads(body)["token"]
+
+    browser.get_log("browser")
+    browser.get(f"{daemon}/v1/preview?app={key}&lang=ar&appearance=light&preview={token}")
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    link = browser.find_element(By.CSS_SELECTOR, '[data-role="chat-link"]')
+    assert link.is_displayed()
+    assert link.find_element(By.TAG_NAME, "code").text == f"?pingfront=chat&preview={token}"
+    # Readable in full in a right-to-left page: the link itself is left to right and nothing is cut off.
+    assert browser.execute_script("return getComputedStyle(arguments[0]).direction", link) == "ltr"
+    assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth + 1", link)
+    phones = browser.find_elements(By.CSS_SELECTOR, '[data-role="phone"]')
+    assert [p.get_attribute("data-look") for p in phones] == ["draft"]
+    bubble = browser.find_element(By.CSS_SELECTOR, '[data-role="bubble-team"]')
+    assert browser.execute_script("return getComputedStyle(arguments[0]).borderTopLeftRadius", bubble) == "6px"
+    os.makedirs(OUT, exist_ok=True)
+    browser.save_screenshot(os.path.join(OUT, "preview-draft-chat-link.png"))
+
+    browser.get(f"{daemon}/v1/preview?app={key}&lang=ar&appearance=light")
+    assert browser.find_elements(By.CSS_SELECTOR, '[data-role="chat-link"]') == []
+    bubble = browser.find_element(By.CSS_SELECTOR, '[data-role="bubble-team"]')
+    assert browser.execute_script("return getComputedStyle(arguments[0]).borderTopLeftRadius", bubble) == "12px"

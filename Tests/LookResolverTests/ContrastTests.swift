@@ -1,7 +1,7 @@
 import Testing
 @testable import LookResolver
 
-@Suite("WCAG contrast and hue-kept adjustment")
+@Suite("WCAG contrast and hue-kept adjustment", .timeLimit(.minutes(10)))
 struct ContrastTests {
     func color(_ hex: String) -> RGBColor { RGBColor(hex: hex)! }
 
@@ -58,7 +58,7 @@ struct ContrastTests {
         #expect(RGBColor(red: 0x0A, green: 0x84, blue: 0xFF).hex == "#0A84FF")
     }
 
-    @Test("#RRGGBB read eight digits at once agrees with reading each digit, for every byte in every position")
+    @Test("#RRGGBB agrees with reading each digit with Int(_:radix:), for every byte in every position")
     func sixDigitsEveryByte() {
         func expected(_ text: [UInt8]) -> RGBColor? {
             var value: UInt32 = 0

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LookResolver
 
-@Suite("Increased-contrast palettes (7:1) over 20,000 seeded accents")
+@Suite("Increased-contrast palettes (7:1) over 20,000 seeded accents", .timeLimit(.minutes(10)))
 struct IncreasedContrastTests {
     @Test("every pair reaches 7:1, by the minimal hue-kept change, passing accents untouched, every change reported")
     func thresholdsAndHue() {

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 @testable import LookResolver
+import StableJSON
 
-@Suite("Layers read strictly, looks written stably")
+@Suite("Layers read strictly, looks written stably", .timeLimit(.minutes(10)))
 struct LookJSONTests {
     func inputError(_ text: String) -> LookInputError? {
         do {
@@ -55,20 +56,8 @@ struct LookJSONTests {
     }
 }
 
-extension LookJSONTests {
-    @Test("the wire names the writer copies as compiled-in bytes are the enums' raw values")
-    func wireNames() {
-        for layer in LookLayer.allCases { #expect(layer.jsonName.description == layer.rawValue) }
-        for corners in Corners.allCases { #expect(corners.jsonName.description == corners.rawValue) }
-        for font in FontStyle.allCases { #expect(font.jsonName.description == font.rawValue) }
-        for style in HeaderStyle.allCases { #expect(style.jsonName.description == style.rawValue) }
-        for direction in [HueKeptAdjustment.Direction.darker, .lighter] { #expect(direction.jsonName.description == direction.rawValue) }
-        for role in [ColorAdjustment.Role.bubbleFill, .tint] { #expect(role.jsonName.description == role.rawValue) }
-        for severity in [Diagnostic.Severity.error, .warning] { #expect(severity.jsonName.description == severity.rawValue) }
-    }
-}
 
-@Suite("Language tags in localized texts")
+@Suite("Language tags in localized texts", .timeLimit(.minutes(10)))
 struct LanguageTagTests {
     @Test("language[-Script][-REGION] and nothing else")
     func grammar() {

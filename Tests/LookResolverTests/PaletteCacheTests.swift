@@ -1,7 +1,7 @@
 import Testing
 @testable import LookResolver
 
-@Suite("The palette memo")
+@Suite("The palette memo", .timeLimit(.minutes(10)))
 struct PaletteCacheTests {
     static func accents(_ count: Int) -> [AccentColor] {
         (0..<count).map { index in

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import LookResolver
+import StableJSON
 
 /// Every field × every combination of layers that set it, the icon exception, fall-through and unknown input.
-@Suite("Per-field precedence")
+@Suite("Per-field precedence", .timeLimit(.minutes(10)))
 struct PrecedenceTests {
     /// A valid value per field and layer (distinct, so the winner is visible), and how to read the resolved value back.
     struct FieldCase: @unchecked Sendable {
@@ -103,7 +104,7 @@ struct PrecedenceTests {
         #expect(look.accent.source == .code)
         #expect(look.accent.value == AccentColor(light: RGBColor(hex: "#3550E6")!, dark: RGBColor(hex: "#7D91FF")!))
         #expect(look.corners.source == .dashboard)
-        #expect(look.diagnostics.map(\.code) == ["invalid_color"])
+        #expect(look.diagnostics.map(\.code.rawValue) == ["invalid_color"])
         #expect(look.diagnostics.first?.layer == .dashboard && look.diagnostics.first?.severity == .error)
     }
 
@@ -114,14 +115,14 @@ struct PrecedenceTests {
         }
         let seven = JSONValue.array((1...7).map { .object(["id": .string("t\($0)"), "label": .string("Topic \($0)")]) })
         #expect(resolve(seven).topics.source == .code)
-        #expect(resolve(seven).diagnostics.map(\.code) == ["too_many_topics"])
+        #expect(resolve(seven).diagnostics.map(\.code.rawValue) == ["too_many_topics"])
 
         let duplicate = JSONValue.array([.string("bug"), .object(["id": .string("bug"), "label": .string("Bugs")])])
         #expect(resolve(duplicate).topics.source == .code)
-        #expect(resolve(duplicate).diagnostics.map(\.code) == ["duplicate_topic_id"])
+        #expect(resolve(duplicate).diagnostics.map(\.code.rawValue) == ["duplicate_topic_id"])
 
         let badID = JSONValue.array([.object(["id": .string("-starts-with-dash"), "label": .string("X")])])
-        #expect(resolve(badID).diagnostics.map(\.code) == ["invalid_topic_id"])
+        #expect(resolve(badID).diagnostics.map(\.code.rawValue) == ["invalid_topic_id"])
         #expect(FieldReader.isTopicID(String(repeating: "a", count: 64)))
         #expect(!FieldReader.isTopicID(String(repeating: "a", count: 65)))
 
@@ -130,7 +131,7 @@ struct PrecedenceTests {
         #expect(future.topics.source == .dashboard)
         #expect(future.topics.value.map(\.id) == ["plans"])
         #expect(future.topics.value.first?.label.text(preferring: ["de-AT"]) == "Tarife")
-        #expect(future.diagnostics.map(\.code) == ["unknown_value"])
+        #expect(future.diagnostics.map(\.code.rawValue) == ["unknown_value"])
         #expect(future.diagnostics.first?.severity == .warning)
 
         // An explicit empty list is the team's choice: no topics.
@@ -147,7 +148,7 @@ struct PrecedenceTests {
         #expect(look.corners == ResolvedField(value: .soft, source: .code))
         #expect(look.font == ResolvedField(value: .system, source: .default))
         #expect(look.branding == ResolvedField(value: true, source: .default))
-        #expect(look.diagnostics.map { "\($0.layer.rawValue).\($0.field):\($0.code)" } == [
+        #expect(look.diagnostics.map { "\($0.layer.rawValue).\($0.field):\($0.code.rawValue)" } == [
             "dashboard.bubbleShape:unknown_field", "dashboard.corners:unknown_value",
             "code.appIconUrl:field_not_allowed", "code.branding:field_not_allowed",
             "inferred.font:field_not_allowed",
@@ -160,11 +161,11 @@ struct PrecedenceTests {
         let look = Resolver().resolve(LookLayers(dashboard: .array([]), code: .object(["appName": .string("  Ledgerly \n"), "replyExpectation": .string("   ")])))
         #expect(look.appName.value == "Ledgerly")
         #expect(look.replyExpectation.source == .default)
-        #expect(look.diagnostics.map(\.code) == ["invalid_layer", "empty_value"])
+        #expect(look.diagnostics.map(\.code.rawValue) == ["invalid_layer", "empty_value"])
         let long = Resolver().resolve(LookLayers(code: .object(["appName": .string(String(repeating: "x", count: 101))])))
-        #expect(long.appName.source == .default && long.diagnostics.map(\.code) == ["too_long"])
+        #expect(long.appName.source == .default && long.diagnostics.map(\.code.rawValue) == ["too_long"])
         let locale = Resolver().resolve(LookLayers(code: .object(["replyExpectation": .object(["en": .string("Soon"), "../x": .string("y")])])))
-        #expect(locale.replyExpectation.source == .default && locale.diagnostics.map(\.code) == ["invalid_locale"])
+        #expect(locale.replyExpectation.source == .default && locale.diagnostics.map(\.code.rawValue) == ["invalid_locale"])
     }
 
     @Test("the input envelope: not JSON, not an object, or an unknown layer is an error")
@@ -184,14 +185,14 @@ struct PrecedenceTests {
     }
 }
 
-@Test("every field name maps to its field, and nothing else does")
+@Test("every field name maps to its field, and nothing else does", .timeLimit(.minutes(10)))
 func fieldNames() {
     for field in LookField.allCases {
-        #expect(LookField(name: field.rawValue) == field)
-        #expect(LookField(name: field.rawValue.uppercased()) == nil)
-        #expect(LookField(name: field.rawValue + "s") == nil)
+        #expect(LookField(rawValue: field.rawValue) == field)
+        #expect(LookField(rawValue: field.rawValue.uppercased()) == nil)
+        #expect(LookField(rawValue: field.rawValue + "s") == nil)
     }
     for other in ["", "fonts", "accents", "corner", "appname", "topicz", "replyExpectations"] {
-        #expect(LookField(name: other) == nil)
+        #expect(LookField(rawValue: other) == nil)
     }
 }

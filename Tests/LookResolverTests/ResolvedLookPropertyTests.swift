@@ -14,7 +14,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-@Suite("Palette properties over 20,000 seeded accents")
+@Suite("Palette properties over 20,000 seeded accents", .timeLimit(.minutes(10)))
 struct PalettePropertyTests {
     static let accentCount = 20_000
 

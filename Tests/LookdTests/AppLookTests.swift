@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("App looks: fetch, publish, history, rollback, preconditions, admin")
+@Suite("App looks: fetch, publish, history, rollback, preconditions, admin", .timeLimit(.minutes(10)))
 struct AppLookTests {
     @Test func publishFetchRevalidateRollback() throws {
         let daemon = try InProcessApp()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPrograms
 
 #if canImport(Glibc)
 import Glibc
@@ -44,7 +45,8 @@ let adminToken = "test-admin-token-7f3a9c2e41"
 
 /// A real `lookd serve` process on an ephemeral loopback port (127.0.0.1 only).
 final class Daemon: @unchecked Sendable {
-    let process = Process()
+    /// The `lookd serve` process.
+    let process: ChildProgram
     let port: UInt16
     let stderrPath: String
     let dataDirectory: String
@@ -56,7 +58,6 @@ final class Daemon: @unchecked Sendable {
         let logs = data + "-logs"
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
         stderrPath = logs + "/stderr-\(UUID().uuidString).log"
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         _ = FileManager.default.createFile(atPath: logs + "/access.log", contents: nil)
         var arguments = ["serve", "--listen", "127.0.0.1:0"] + (store.map { ["--store", $0] } ?? ["--data", data])
             + ["--access-log", logs + "/access.log", "--threads", "2"]
@@ -65,45 +66,33 @@ final class Daemon: @unchecked Sendable {
             try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: tokenFile))
             arguments += ["--admin-token-file", tokenFile]
         }
-        process.executableURL = URL(fileURLWithPath: try lookdBinary())
-        process.arguments = arguments + extra
         var environment = ProcessInfo.processInfo.environment
         environment["LOOKD_ADMIN_TOKEN"] = nil
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        try process.run()
+        process = try ChildProgram(try lookdBinary(), arguments + extra, environment: environment, stderr: stderrPath)
+        let stderrPath = stderrPath, process = process
         var found: UInt16?
-        for _ in 0..<500 {
+        _ = eventually(within: 30) {
             let log = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
             if let range = log.range(of: "listening on http://127.0.0.1:") {
-                let digits = log[range.upperBound...].prefix(while: \.isNumber)
-                found = UInt16(digits)
-                break
+                found = UInt16(log[range.upperBound...].prefix(while: \.isNumber))
+                return true
             }
-            if !process.isRunning { break }
-            usleep(20_000)
+            return !process.isRunning
         }
         guard let found else {
-            if process.isRunning { process.terminate() }
+            process.killAndReap()
             throw HarnessError("lookd did not start: \((try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")")
         }
         port = found
     }
 
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
-    /// Sends `signal` and waits for the exit; returns the exit status.
+    /// Sends `signal` and waits (at most 60 s, then SIGKILL) for the exit; returns the exit status (the code, or
+    /// the signal that ended it).
     @discardableResult
     func stop(_ signal: Int32 = SIGTERM) -> Int32 {
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.send(signal)
+        let ended = process.wait(within: 60) ?? process.killAndReap()
+        return ended?.status ?? -1
     }
 
     var log: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
@@ -195,17 +184,7 @@ enum HTTPClient {
 
 /// Runs `lookd` with `arguments` and returns (exit status, standard output, standard error).
 func runLookd(_ arguments: [String]) throws -> (Int32, String, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try lookdBinary())
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let error = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+    try runProgram(try lookdBinary(), arguments)
 }
 
 /// A new valid app key from `lookd keygen`.
@@ -280,4 +259,15 @@ final class RawConnection {
         let status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         return (status, text)
     }
+}
+
+/// Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held. The one way a test waits
+/// for something another thread or process does: a bounded wait on an observable condition, never a bare sleep.
+func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    repeat {
+        if try condition() { return true }
+        usleep(20_000)
+    } while Date() < deadline
+    return try condition()
 }

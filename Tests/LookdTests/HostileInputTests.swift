@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Issue 12's application-level rows, each a regression test that failed before its fix. In process.
-@Suite("Hostile input: preconditions, control characters, bounded lint and resolve, metrics labels")
+@Suite("Hostile input: preconditions, control characters, bounded lint and resolve, metrics labels", .timeLimit(.minutes(10)))
 struct HostileInputTests {
     /// Publishes version 1 of a new app and returns its look path.
     static func published(_ app: InProcessApp) throws -> String {

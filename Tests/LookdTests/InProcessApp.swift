@@ -1,12 +1,16 @@
+import Locking
 import Foundation
 @testable import LookdServer
 import Strings
+import Synchronization
 
 /// The daemon's routes and services over a temporary SQLite store, called in process: no socket, no process,
 /// no waiting. The HTTP engine's own checks (framing, byte limits, timeouts) are not in this path; the live
 /// tests cover them.
 final class InProcessApp: @unchecked Sendable {
     let directory: TemporaryDirectory
+    /// The store the services use (tests read and write it directly; the routes reach it only through the services).
+    let store: any LookStore
     let services: AppServices
     let router: Router
 
@@ -20,15 +24,24 @@ final class InProcessApp: @unchecked Sendable {
         }
     }()
 
-    /// An app with an empty store (in `directory`/data) and, unless `token` is nil, the test admin token.
-    init(token: String? = adminToken, limits: Limits = Limits(), storeBusyTimeoutMilliseconds: Int32 = 5000) throws {
+    /// An app with an empty store (in `directory`/data) and, unless `token` is nil, the test admin token. `makeStore`
+    /// opens the store in the directory it is given (default: an SQLite store).
+    init(token: String? = adminToken, limits: Limits = Limits(), storeBusyTimeoutMilliseconds: Int32 = 5000,
+         feedToken: String? = nil, webhooks: WebhookConfiguration? = nil, makeStore: ((String) throws -> any LookStore)? = nil) throws {
         directory = try TemporaryDirectory()
-        let store = try SQLiteLookStore(directory: directory.path + "/data", busyTimeoutMilliseconds: storeBusyTimeoutMilliseconds)
-        services = AppServices(store: store, metrics: Metrics(), limits: limits, auth: AdminAuth(token: token), localizer: Self.localizer)
+        let path = directory.path + "/data"
+        let store = try makeStore?(path) ?? SQLiteLookStore(directory: path, busyTimeoutMilliseconds: storeBusyTimeoutMilliseconds)
+        self.store = store
+        services = AppServices(store: store, metrics: Metrics(), limits: limits, auth: AdminAuth(token: token), localizer: Self.localizer,
+                               feed: FeedConfiguration(auth: FeedAuth(token: feedToken)), webhooks: webhooks)
         router = Routes.router(services)
+        try services.startBackground()
     }
 
-    deinit { services.store.close() }
+    deinit {
+        services.stopBackground()
+        services.closeStore()
+    }
 
     /// Answers one request as the server would after reading it: route match, handler, error mapping.
     /// `target` is a path with an optional query (`/v1/strings?lang=de`), percent-encoded as on the wire.
@@ -52,6 +65,17 @@ final class InProcessApp: @unchecked Sendable {
             request.parameters = parameters
             do {
                 response = try route.handler(request)
+            } catch let park as ParkRequest {
+                // As the server does: the handler answers later, from another thread. Waits at most 70 s (a long-poll's
+                // 60 s and a margin), then answers 500 so a test that never gets its answer fails instead of hanging.
+                let answered = LockedValue<Response?>(nil)
+                let done = DispatchSemaphore(value: 0)
+                park.start(ParkedAnswer { answer in
+                    answered.withLock { $0 = answer }
+                    done.signal()
+                })
+                _ = done.wait(timeout: .now() + 70)
+                response = answered.withLock { $0 } ?? HTTPError.internalError("the parked request was never answered").response
             } catch let error as HTTPError {
                 response = error.response
             } catch {

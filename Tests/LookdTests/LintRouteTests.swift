@@ -2,7 +2,7 @@ import Foundation
 import LookdServer
 import Testing
 
-@Suite("POST /v1/lint")
+@Suite("POST /v1/lint", .timeLimit(.minutes(10)))
 struct LintRouteTests {
     static let catalogs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Resources/Localizations")

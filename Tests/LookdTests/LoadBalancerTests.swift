@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPrograms
 
 #if canImport(Glibc)
 import Glibc
@@ -23,17 +24,13 @@ extension PostgresStoreTests {
         let prefix = logs.path + "/nginx"
         try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
         try Data(configuration.utf8).write(to: URL(fileURLWithPath: prefix + "/nginx.conf"))
-        let nginx = Process()
-        nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        nginx.arguments = ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/logs/error.log", "-g", "daemon off; pid \(prefix)/nginx.pid;"]
-        nginx.standardOutput = FileHandle.nullDevice
-        nginx.standardError = FileHandle.nullDevice
-        try nginx.run()
+        let nginx = try ChildProgram("/usr/sbin/nginx", ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/logs/error.log",
+                                                         "-g", "daemon off; pid \(prefix)/nginx.pid;"])
         defer {
-            nginx.terminate()
-            nginx.waitUntilExit()
+            nginx.send(SIGTERM)
+            if nginx.wait(within: 30) == nil { nginx.killAndReap() }
         }
-        #expect(Self.eventually(within: 10) { (try? HTTPClient.send(port: port, method: "GET", target: "/healthz", headers: [], body: nil).status) == 200 },
+        #expect(eventually(within: 10) { (try? HTTPClient.send(port: port, method: "GET", target: "/healthz", headers: [], body: nil).status) == 200 },
                 "nginx did not answer: \((try? String(contentsOfFile: prefix + "/logs/error.log", encoding: .utf8)) ?? "")")
 
         let key = try newAppKey()
@@ -45,7 +42,7 @@ extension PostgresStoreTests {
         let second = try HTTPClient.send(port: port, method: "PUT", target: path, headers: admin + [("If-Match", "\"v1\"")], body: json(["appName": "Balanced 2"]))
         #expect(second.status == 200)
         // Whichever replica nginx picks serves v2 within a second.
-        #expect(try Self.eventually(within: 1) {
+        #expect(try eventually(within: 1) {
             try (0..<4).allSatisfy { _ in try HTTPClient.send(port: port, method: "GET", target: path, headers: [], body: nil).json["version"] as? Int == 2 }
         })
         // One replica gone: nginx sends every request to the other.
@@ -59,6 +56,12 @@ func freePort() throws -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw HarnessError("socket failed") }
     defer { close(fd) }
+    guard let port = bindLoopback(fd) else { throw HarnessError("bind failed") }
+    return port
+}
+
+/// Binds `fd` to 127.0.0.1 on a port the kernel picks and returns that port, or nil when binding fails.
+func bindLoopback(_ fd: Int32) -> UInt16? {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -66,6 +69,5 @@ func freePort() throws -> UInt16 {
     let bound = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
     }
-    guard bound else { throw HarnessError("bind failed") }
-    return UInt16(bigEndian: address.sin_port)
+    return bound ? UInt16(bigEndian: address.sin_port) : nil
 }

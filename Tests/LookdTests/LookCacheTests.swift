@@ -3,7 +3,7 @@ import LookResolver
 import Strings
 import Testing
 
-@Suite("Look cache: shared part once per app, CLOCK eviction, invalidation, fills racing publishes")
+@Suite("Look cache: shared part once per app, CLOCK eviction, invalidation, fills racing publishes", .timeLimit(.minutes(10)))
 struct LookCacheTests {
     static let resolved = Resolver().resolve(LookLayers(dashboard: .object(["appName": .string("Ledgerly")])))
 
@@ -33,6 +33,27 @@ struct LookCacheTests {
         let kept = try #require(cache.shared(appKey: "a")?.body.bytes)
         #expect(kept.count > Self.resolved.jsonBytes().count)
         #expect(kept.starts(with: Array(#"{"appKey":"a","dashboard":{"appName":"Ledgerly"},"look":"#.utf8) + Self.resolved.jsonBytes()))
+    }
+
+    /// The tag is FNV-1a 64 over the shared pieces then the language's own, without hashing the joined body: checked
+    /// against the published FNV-1a 64 of that byte string, computed here by the algorithm's definition, and against
+    /// a hand-computed vector (FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c, draft-eastlake-fnv's test vectors).
+    @Test func theTagIsFNV1aOverTheSharedPiecesThenTheLanguage() throws {
+        func fnv(_ bytes: [UInt8]) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
+        let one = FetchBody.Shared(bytes: Array("a".utf8), cut1: 0, cut2: 0)
+        #expect(FetchBody.tagHash(one, FetchBody.Language(bytes: [], cut: 0)) == 0xaf63_dc4c_8601_ec8c)
+        let shared = FetchBody.Shared(bytes: Array(#"{"appKey":"a","look":{},"version":3}"#.utf8), cut1: 15, cut2: 25)
+        let german = FetchBody.Language(bytes: Array(#""locale":"de","texts":{},"#.utf8), cut: 14)
+        let french = FetchBody.Language(bytes: Array(#""locale":"fr","texts":{},"#.utf8), cut: 14)
+        #expect(FetchBody.tagHash(shared, german) == fnv(shared.bytes + german.bytes))
+        #expect(FetchBody.tagHash(shared, german) != FetchBody.tagHash(shared, french))
+        let look = CachedLook(appKey: "a", version: 3, locale: try Self.locale("de"), shared: shared, language: german)
+        let digits = String(fnv(shared.bytes + german.bytes), radix: 16)
+        #expect(look.etag == "\"v3-" + String(repeating: "0", count: 16 - digits.count) + digits + "\"")
     }
 
     @Test func evictionKeepsWhatWasReadSinceTheHandPassed() throws {
@@ -92,5 +113,47 @@ struct LookCacheTests {
         #expect(cache.usage.entries == 0 && cache.usage.bytes == 0)
         cache.keep(Self.look(), appKey: "a", locale: de, ticket: ticket)
         #expect(cache.look(appKey: "a", locale: de) == nil)
+    }
+
+    @Test func aLostFeedKeepsEveryEntryAndRevalidationDropsOnlyTheAppsThatChanged() throws {
+        let de = try Self.locale("de")
+        let cache = LookCache(capacityBytes: 1 << 20)
+        for app in ["same", "newer", "gone"] {
+            let ticket = cache.ticket(appKey: app)
+            cache.keep(Self.shared(version: 3), appKey: app, ticket: ticket)
+            cache.keep(Self.look(version: 3), appKey: app, locale: de, ticket: ticket)
+        }
+        let inFlight = cache.ticket(appKey: "late")   // a fetch that read the store before the feed was lost
+        cache.markStale()
+        #expect(cache.isStale)
+        #expect(cache.usage.entries == 6, "nothing is dropped while the feed is away")
+        for app in ["same", "newer", "gone"] { #expect(cache.look(appKey: app, locale: de)?.version == 3) }
+        cache.keep(Self.look(version: 1), appKey: "late", locale: de, ticket: inFlight)
+        #expect(cache.look(appKey: "late", locale: de) == nil, "a fill begun before the loss is refused")
+
+        let checked = cache.beginRevalidation()
+        #expect(checked == ["same": [3], "newer": [3], "gone": [3]])
+        // The store says: `same` is still at 3, `newer` was published in the gap, `gone` has no version.
+        #expect(cache.revalidate(current: ["same": 3, "newer": 4], checked: checked) == 2)
+        #expect(!cache.isStale)
+        #expect(cache.look(appKey: "same", locale: de)?.version == 3)
+        #expect(cache.shared(appKey: "same")?.version == 3)
+        #expect(cache.look(appKey: "newer", locale: de) == nil && cache.shared(appKey: "newer") == nil)
+        #expect(cache.look(appKey: "gone", locale: de) == nil)
+    }
+
+    @Test func aFillBegunBeforeARevalidationIsRefused() throws {
+        let de = try Self.locale("de")
+        let cache = LookCache(capacityBytes: 1 << 20)
+        let ticket = cache.ticket(appKey: "a")   // read the store while the feed was away…
+        cache.markStale()
+        let early = cache.ticket(appKey: "a")
+        let checked = cache.beginRevalidation()   // …and is kept only after the cached apps were listed
+        cache.keep(Self.look(version: 1), appKey: "a", locale: de, ticket: early)
+        cache.keep(Self.look(version: 1), appKey: "a", locale: de, ticket: ticket)
+        #expect(cache.look(appKey: "a", locale: de) == nil, "it would escape the check")
+        cache.revalidate(current: [:], checked: checked)
+        cache.keep(Self.look(version: 2), appKey: "a", locale: de, ticket: cache.ticket(appKey: "a"))
+        #expect(cache.look(appKey: "a", locale: de)?.version == 2)
     }
 }

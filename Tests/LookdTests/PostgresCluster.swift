@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestPrograms
 
 #if canImport(Glibc)
 import Glibc
@@ -39,19 +40,21 @@ final class PostgresCluster: Sendable {
 
     private init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("lookd-pg-\(getpid())-\(UUID().uuidString.prefix(8))").path
-        let (status, output) = try Self.script("start", directory)
+        // With this process's id: the script's watcher removes the cluster when this process is gone, even when
+        // it ends without running atexit handlers (issue 27, row 12).
+        let (status, output) = try Self.script("start", directory, owner: getpid())
         guard status == 0, let port = Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw HarnessError("postgres-cluster.sh start failed (\(status)): \(output)")
         }
         self.port = port
     }
 
-    /// At exit: `system` (Foundation's Process needs a run loop that is gone by then).
+    /// At exit, bounded (ChildProgram needs no run loop, which is gone by then).
     private static func destroyShared() {
-        if case .success(let cluster) = shared { _ = system("/bin/bash '\(scriptPath)' destroy '\(cluster.directory)' >/dev/null 2>&1") }
+        if case .success(let cluster) = shared { _ = try? ChildProgram("/bin/bash", [scriptPath, "destroy", cluster.directory]).wait(within: 120) }
     }
 
-    private static var scriptPath: String {
+    static var scriptPath: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/postgres-cluster.sh").path
     }
@@ -59,12 +62,8 @@ final class PostgresCluster: Sendable {
     /// A new empty database; returns its URI with `password` in the user info (trust authentication ignores it).
     func createDatabase(password: String = "pw-unused") throws -> String {
         let name = "lookd_test_\(databases.add(1, ordering: .relaxed).newValue)"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.binary("createdb"))
-        process.arguments = ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", name]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw HarnessError("createdb \(name) failed") }
+        let (status, _, error) = try runProgram(try Self.binary("createdb"), ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", name], timeout: 120)
+        guard status == 0 else { throw HarnessError("createdb \(name) failed: \(error)") }
         return "postgresql://postgres:\(password)@127.0.0.1:\(port)/\(name)"
     }
 
@@ -79,20 +78,17 @@ final class PostgresCluster: Sendable {
         guard status == 0 else { throw HarnessError("pg_ctl start failed: \(output)") }
     }
 
-    private static func binary(_ name: String) throws -> String {
+    static func binary(_ name: String) throws -> String {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         guard let path = versions.sorted().reversed().map({ "/usr/lib/postgresql/\($0)/bin/\(name)" })
             .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { throw HarnessError("no \(name)") }
         return path
     }
 
-    /// Runs the cluster script through `system` (Foundation's Process did not reap it when run from the
-    /// shared cluster's lazy initialiser); its output goes to a file.
-    private static func script(_ command: String, _ directory: String) throws -> (status: Int32, output: String) {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("lookd-pg-script-\(UUID().uuidString).log").path
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        let status = system("/bin/bash '\(scriptPath)' \(command) '\(directory)' >'\(outputPath)' 2>&1 </dev/null")
-        let exit = status == -1 ? -1 : (status >> 8) & 0xff
-        return (exit, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+    /// Runs the cluster script (`command`, then its directory arguments, then `owner`: see the script) with
+    /// `runProgram` (at most 5 minutes); its status and its output and errors together.
+    static func script(_ command: String, _ directories: String..., owner: pid_t? = nil) throws -> (status: Int32, output: String) {
+        let (status, output, errors) = try runProgram("/bin/bash", [scriptPath, command] + directories + (owner.map { [String($0)] } ?? []), timeout: 300)
+        return (status, output + errors)
     }
 }

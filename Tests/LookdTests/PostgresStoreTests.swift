@@ -1,6 +1,7 @@
 import Foundation
-import Synchronization
+import Locking
 import Testing
+import TestPrograms
 
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,7 @@ import Glibc
 
 /// `lookd serve --store postgresql://…` replicas over one real PostgreSQL (the run's `PostgresCluster`),
 /// driven over HTTP. Serialized: the outage test stops the shared server.
-@Suite("PostgreSQL store: replicas, races, outage, kill -9, copy", .serialized, .enabled(if: postgresBinariesPresent, postgresSkipReason))
+@Suite("PostgreSQL store: replicas, races, outage, kill -9, copy", .serialized, .ownThread, .enabled(if: postgresBinariesPresent, postgresSkipReason), .timeLimit(.minutes(10)))
 struct PostgresStoreTests {
     static let password = "Pw-never-in-logs-4c1f"
 
@@ -27,14 +28,14 @@ struct PostgresStoreTests {
         return try daemon.request("PUT", "/v1/apps/\(key)/look", headers: [precondition], body: json(["appName": name]), admin: true)
     }
 
-    /// Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held.
-    static func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        repeat {
-            if try condition() { return true }
-            usleep(20_000)
-        } while Date() < deadline
-        return try condition()
+    /// Waits until `replica` has received at least `count` change notifications (its own publishes' too: a
+    /// replica that cached a look before its own publish's notification arrived drops it again then). Returns
+    /// whether it did within 10 s.
+    static func heard(_ replica: Daemon, _ count: Int) throws -> Bool {
+        try eventually(within: 10) {
+            let line = try replica.get("/metrics").text.split(separator: "\n").first { $0.hasPrefix("lookd_store_notifications_total ") }
+            return (line?.split(separator: " ").last.flatMap { Int($0) } ?? 0) >= count
+        }
     }
 
     @Test func aPublishOnOneReplicaIsServedByEveryReplicaWithinOneSecond() throws {
@@ -52,7 +53,7 @@ struct PostgresStoreTests {
             let publisher = replicas[round % 3]
             #expect(try Self.publish(publisher, key, after: round - 1, name: "Ledgerly \(round)").status == 200)
             for replica in replicas {
-                let served = try Self.eventually(within: 1) {
+                let served = try eventually(within: 1) {
                     let answer = try replica.get(path + "?lang=de")
                     return answer.json["version"] as? Int == round && (answer.json["dashboard"] as? [String: Any])?["appName"] as? String == "Ledgerly \(round)"
                 }
@@ -71,7 +72,7 @@ struct PostgresStoreTests {
         let key = try newAppKey()
         #expect(try Self.publish(replicas[0], key, after: 0, name: "v1").status == 201)
         for round in 1...5 {
-            let statuses = Mutex<[Int]>([])
+            let statuses = LockedValue<[Int]>([])
             let group = DispatchGroup()
             let start = DispatchSemaphore(value: 0)
             for (index, replica) in replicas.enumerated() {
@@ -97,6 +98,7 @@ struct PostgresStoreTests {
         let cached = try newAppKey(), uncached = try newAppKey()
         #expect(try Self.publish(replicas[0], cached, after: 0, name: "Cached").status == 201)
         #expect(try Self.publish(replicas[0], uncached, after: 0, name: "Uncached").status == 201)
+        for replica in replicas { #expect(try Self.heard(replica, 2)) }
         let before = try replicas.map { try $0.get("/v1/apps/\(cached)/look?lang=de") }
         let cluster = try PostgresCluster.get()
 
@@ -121,11 +123,11 @@ struct PostgresStoreTests {
         restarted = true
         // No restart of lookd: each replica reconnects by itself (backoff up to 1 s for the pool, 2 s for the listener).
         for replica in replicas {
-            #expect(try Self.eventually(within: 15) { try replica.get("/readyz").status == 200 })
+            #expect(try eventually(within: 15) { try replica.get("/readyz").status == 200 })
         }
         #expect(try Self.publish(replicas[0], cached, after: 1, name: "After the outage").status == 200)
         for replica in replicas {
-            let served = try Self.eventually(within: 5) { try replica.get("/v1/apps/\(cached)/look?lang=de").json["version"] as? Int == 2 }
+            let served = try eventually(within: 5) { try replica.get("/v1/apps/\(cached)/look?lang=de").json["version"] as? Int == 2 }
             #expect(served)
             #expect(try replica.get("/v1/apps/\(uncached)/look").status == 200)
             let metrics = try replica.get("/metrics").text
@@ -140,7 +142,7 @@ struct PostgresStoreTests {
         let (_, replicas) = try Self.replicas(2, logs: logs)
         let victim = replicas[0]
         let keys = try (0..<4).map { _ in try newAppKey() }
-        let acknowledged = Mutex<[String: Int]>([:])
+        let acknowledged = LockedValue<[String: Int]>([:])
         let group = DispatchGroup()
         for (worker, key) in keys.enumerated() {
             DispatchQueue.global().async(group: group) {
@@ -152,11 +154,11 @@ struct PostgresStoreTests {
                 }
             }
         }
-        while acknowledged.withLock({ $0.values.reduce(0, +) }) < 40 { usleep(2_000) }
-        kill(victim.process.processIdentifier, SIGKILL)
+        let enough = eventually(within: 60) { acknowledged.withLock { $0.values.reduce(0, +) } >= 40 }
+        #expect(enough, "40 publishes were not acknowledged within 60 s")
+        victim.process.send(SIGKILL)
         group.wait()
-        victim.process.waitUntilExit()
-        #expect(victim.process.terminationReason == .uncaughtSignal)
+        #expect(victim.process.wait(within: 60) == .signalled(SIGKILL))
         let survivor = replicas[1]
         for (key, version) in acknowledged.withLock({ $0 }) {
             // A commit the victim sent but never acknowledged may still land: read the look first, the history after.
@@ -240,29 +242,17 @@ extension PostgresStoreTests {
         #expect(try Self.publish(replica, key, after: 0, name: "v1").status == 201)
 
         // Another session holds the app's row lock, as a stuck maintenance transaction would.
-        let psql = Process()
-        psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        psql.arguments = ["-q", "-v", "ON_ERROR_STOP=1", uri]
-        let input = Pipe(), output = Pipe()
-        psql.standardInput = input
-        psql.standardOutput = output
-        psql.standardError = FileHandle.nullDevice
-        try psql.run()
-        input.fileHandleForWriting.write(Data("BEGIN;\nSELECT 1 FROM apps WHERE app_key = '\(key)' FOR UPDATE;\n\\echo locked\n".utf8))
-        var printed = ""
-        while !printed.contains("locked") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            printed += String(decoding: chunk, as: UTF8.self)
-        }
-        #expect(printed.contains("locked"))
+        let printed = logs.path + "/psql.out"
+        let psql = try ChildProgram("/usr/bin/psql", ["-q", "-v", "ON_ERROR_STOP=1", uri], input: true, stdout: printed)
+        try psql.writeInput("BEGIN;\nSELECT 1 FROM apps WHERE app_key = '\(key)' FOR UPDATE;\n\\echo locked\n")
+        #expect(eventually(within: 30) { ((try? String(contentsOfFile: printed, encoding: .utf8)) ?? "").contains("locked") })
         let blocked = try Self.publish(replica, key, after: 1, name: "blocked")
         #expect(blocked.status == 503, "a publish waiting on the lock past --store-busy-timeout answers 503")
         #expect(blocked.header("Retry-After") != nil)
         #expect(try replica.get("/v1/apps/\(key)/look").status == 200)   // reads do not wait for the lock
-        input.fileHandleForWriting.write(Data("ROLLBACK;\n".utf8))
-        try input.fileHandleForWriting.close()
-        psql.waitUntilExit()
+        try psql.writeInput("ROLLBACK;\n")
+        psql.closeInput()
+        #expect(psql.wait(within: 60) == .exited(0))
         #expect(try Self.publish(replica, key, after: 1, name: "v2").status == 200)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import LookResolver
 import Testing
 
-@Suite("The look preview page over HTTP")
+@Suite("The look preview page over HTTP", .timeLimit(.minutes(10)))
 struct PreviewRouteTests {
     @Test("a published app's preview: headers, direction, escaped team text, nothing loaded from outside")
     func publishedApp() throws {
@@ -53,6 +53,34 @@ struct PreviewRouteTests {
         #expect(try daemon.get("/v1/preview?app=\(newKey())").errorCode == "app_unknown")
         #expect(try daemon.get("/v1/preview?lang=../../etc/passwd").errorCode == "lang_invalid")
         #expect(try daemon.request("POST", "/v1/preview", body: Array("{".utf8)).errorCode == "json_invalid")
+    }
+
+    @Test("a draft through a preview token: the draft's look, marked draft, with the chat link to open it on a phone")
+    func draftThroughAPreviewToken() throws {
+        let daemon = try InProcessApp()
+        let key = newKey(test: true)
+        #expect(try daemon.request("PUT", "/v1/apps/\(key)/look", headers: [("If-None-Match", "*")], body: json(["corners": "soft"]), admin: true).status == 201)
+        #expect(try daemon.request("PUT", "/v1/apps/\(key)/look/draft", headers: [("If-None-Match", "*")], body: json(["corners": "square"]), admin: true).status == 201)
+        let token = try #require(try daemon.request("POST", "/v1/apps/\(key)/look/draft/preview-tokens", admin: true).json["token"] as? String)
+
+        // Without the token: the published look (soft corners, 12 pt), no link, no draft.
+        let published = try daemon.get("/v1/preview?app=\(key)&appearance=light").text
+        #expect(published.contains("--radius: 12px") && !published.contains("data-role=\"chat-link\"") && !published.contains("data-look=\"draft\""))
+        // With it: the draft (square corners, 6 pt), its phones marked, and the link (`&` escaped in HTML).
+        let page = try daemon.get("/v1/preview?app=\(key)&appearance=both&preview=\(token)")
+        #expect(page.status == 200 && page.header("Cache-Control") == "no-store")
+        #expect(page.text.contains("--radius: 6px") && !page.text.contains("--radius: 12px"))
+        #expect(page.text.components(separatedBy: "data-look=\"draft\"").count - 1 == 2)
+        #expect(page.text.contains("data-role=\"chat-link\"") && page.text.contains("?pingfront=chat&amp;preview=\(token)</code>"))
+        #expect(!page.text.contains("<script"))
+
+        #expect(try daemon.get("/v1/preview?app=\(key)&preview=pv1.forged").errorCode == "preview_token_invalid")
+        #expect(try daemon.get("/v1/preview?app=\(newKey(test: true))&preview=\(token)").errorCode == "preview_token_invalid")
+        #expect(try daemon.get("/v1/preview?preview=\(token)").errorCode == "parameter_invalid")
+        // Saving the draft ends the token: 403, and the answer says nothing about the draft.
+        #expect(try daemon.request("PUT", "/v1/apps/\(key)/look/draft", headers: [("If-Match", "\"d1\"")], body: json(["corners": "round"]), admin: true).status == 200)
+        let stale = try daemon.get("/v1/preview?app=\(key)&preview=\(token)")
+        #expect(stale.status == 403 && stale.errorCode == "preview_token_invalid" && !stale.text.contains("round") && !stale.text.contains("radius"))
     }
 
     @Test("appearance=increased draws the 7:1 increased-contrast palette, light then dark; all shows the four")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import TestPrograms
 
-@Suite("HTTP server: health, errors, limits, smuggling, shutdown")
+@Suite("HTTP server: health, errors, limits, smuggling, shutdown", .timeLimit(.minutes(10)))
 struct ServerTests {
     @Test func healthReadyAndMetrics() throws {
         let directory = try TemporaryDirectory()
@@ -159,7 +160,7 @@ struct ServerTests {
         let directory = try TemporaryDirectory()
         let daemon = try Daemon(data: directory.path + "/data")
         for signal in [SIGHUP, SIGUSR1, SIGHUP] {
-            kill(daemon.process.processIdentifier, signal)
+            daemon.process.send(signal)
             #expect(try daemon.get("/healthz").status == 200)
         }
         #expect(daemon.process.isRunning)
@@ -175,16 +176,17 @@ struct ServerTests {
         let head = "POST /v1/looks/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
         let connection = try RawConnection(port: daemon.port)
         try connection.send(Array(head.utf8) + body.prefix(10))
-        usleep(200_000)                                   // the daemon now holds a request in flight
-        kill(daemon.process.processIdentifier, SIGTERM)
-        usleep(300_000)
+        // The request is in flight once the daemon has read its head: the gauge then counts it and the /metrics request.
+        let held = try eventually(within: 30) { try inflightRequests(daemon) >= 2 }
+        try #require(held, "the daemon never read the request's head")
+        daemon.process.send(SIGTERM)
+        // Draining: new connections are refused at once, while the daemon waits for the request in flight.
+        #expect(eventually(within: 30) { (try? HTTPClient.send(port: daemon.port, method: "GET", target: "/healthz", headers: [], body: nil)) == nil })
         #expect(daemon.process.isRunning)                 // waiting for the request, not gone
-        #expect((try? HTTPClient.send(port: daemon.port, method: "GET", target: "/healthz", headers: [], body: nil)) == nil)
         try connection.send(Array(body.dropFirst(10)))
         let answer = try connection.readResponse()
         #expect(answer.status == 200)
-        daemon.process.waitUntilExit()
-        #expect(daemon.process.terminationStatus == 0)
+        #expect(daemon.process.wait(within: 60) == .exited(0))
     }
 
     @Test func connectionsPerAddressAreBounded() throws {
@@ -250,4 +252,12 @@ struct ServerTests {
         #expect(checked == paths.values.reduce(0) { $0 + $1.count })
         #expect(checked >= 8)
     }
+}
+
+/// The daemon's `lookd_inflight_requests` gauge (requests whose head was read and whose answer is not yet written,
+/// the /metrics request that reads it included).
+private func inflightRequests(_ daemon: Daemon) throws -> Int {
+    let page = try daemon.get("/metrics").text
+    let line = page.split(separator: "\n").first { $0.hasPrefix("lookd_inflight_requests ") }
+    return line.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
 }

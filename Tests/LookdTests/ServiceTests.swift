@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The services called directly, without routes or HTTP types: they speak domain errors.
-@Suite("Services in process: domain errors, no HTTP")
+@Suite("Services in process: domain errors, no HTTP", .timeLimit(.minutes(10)))
 struct ServiceTests {
     @Test func stringsServiceRefusesMalformedTagsAndNegotiatesValidOnes() throws {
         let strings = try InProcessApp().services.strings
@@ -63,7 +63,5 @@ struct ServiceTests {
         for other in ["\"v012\"", "\"v0\"", "W/\"v1\"", "\"v1-zz\"", "\"v\"", "\"x1\"", "\"v1234567890\""] {
             #expect(EntityTag.version(other) == nil, "\(other)")
         }
-        #expect(EntityTag.noneMatchHolds("W/\"x\"", etag: "\"x\""))
-        #expect(!EntityTag.noneMatchHolds("\"y\"", etag: "\"x\""))
     }
 }

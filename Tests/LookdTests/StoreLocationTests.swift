@@ -1,7 +1,7 @@
 @testable import LookdServer
 import Testing
 
-@Suite("Store location: --store URLs and password redaction")
+@Suite("Store location: --store URLs and password redaction", .timeLimit(.minutes(10)))
 struct StoreLocationTests {
     @Test func parsesSQLiteAndPostgresURLsAndRefusesOthers() throws {
         #expect(try StoreLocation.parse("sqlite:./.lookd") == .sqlite(directory: "./.lookd"))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("Locales and strings over HTTP")
+@Suite("Locales and strings over HTTP", .timeLimit(.minutes(10)))
 struct StringsRouteTests {
     @Test func localesAndNegotiation() throws {
         let daemon = try InProcessApp()

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import StableJSON
 @testable import LookdServer
 
@@ -17,7 +18,10 @@ final class WireServer: @unchecked Sendable {
     let release = DispatchSemaphore(value: 0)
 
     /// The routes: `GET /healthz` (loop), `GET /large?bytes=N` (N bytes of 'x', workers), `POST /echo` (the
-    /// body's length and first bytes, workers), `GET /test/block` (waits for `release`, workers), and `GET /metrics`.
+    /// body's length and first bytes, workers), `GET /test/block` (waits for `release`, workers), `GET /test/thread`
+    /// (the id of the event loop thread that answers it, `{"thread":N}`), `GET /test/nice` and `/test/nice-reserved`
+    /// (on a worker in the shared or reserved lane: that thread's nice value and the process's, `{"nice":N,"process":M}`),
+    /// and `GET /metrics`.
     init(limits: Limits = WireServer.testLimits()) throws {
         var router = Router()
         router.add(Route("GET", "/healthz", doc: RouteDoc(summary: "health", responses: [200: "ok"])) { _ in
@@ -37,13 +41,21 @@ final class WireServer: @unchecked Sendable {
         let started = self.started, release = self.release
         router.add(Route("GET", "/test/block", doc: RouteDoc(summary: "block", responses: [200: "released"], runsOn: .workers)) { _ in
             started.signal()
-            release.wait()
+            _ = release.wait(timeout: .now() + 60)   // bounded: a test that never releases fails instead of hanging the stop
             return Response.json(Array(#"{"released":true}"#.utf8))
         })
         router.add(Route("GET", "/miss", doc: RouteDoc(summary: "moves to the workers", responses: [200: "where it ran"])) { request in
             if request.onEventLoop { throw RunOnWorkers() }
             return Response.json(Array(#"{"ranOn":"workers"}"#.utf8))
         })
+        router.add(Route("GET", "/test/thread", doc: RouteDoc(summary: "the loop thread", responses: [200: "its id"])) { _ in
+            Response.json(Array("{\"thread\":\(pthread_self())}".utf8))
+        })
+        for (path, lane) in [("/test/nice", WorkerLane.shared), ("/test/nice-reserved", WorkerLane.reserved)] {
+            router.add(Route("GET", path, doc: RouteDoc(summary: "the worker's nice value", responses: [200: "it"], runsOn: .workers, lane: lane)) { _ in
+                Response.json(Array("{\"nice\":\(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)),\"process\":\(WireServer.processNice)}".utf8))
+            })
+        }
         let prepared = PreparedResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8"), ("ETag", "\"p1\"")],
                                         body: Array(#"{"prepared":true}"#.utf8))
         router.add(Route("GET", "/prepared", doc: RouteDoc(summary: "prepared", responses: [200: "cached"])) { _ in
@@ -51,6 +63,15 @@ final class WireServer: @unchecked Sendable {
         })
         server = Server(router: router, limits: limits, metrics: metrics, accessLog: try AccessLog(destination: "off"))
         port = try server.start(host: "127.0.0.1", port: 0)
+    }
+
+    /// The nice value of the process's main thread (the one the worker threads inherit), from /proc/self/stat.
+    static var processNice: Int {
+        let stat = (try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8)) ?? ""
+        // Field 19 is the nice value; fields after the command's closing parenthesis start at field 3.
+        guard let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 16 ? Int(fields[16]) ?? 0 : 0
     }
 
     /// A server with the test limits as changed by `adjust`.
@@ -73,7 +94,7 @@ final class WireServer: @unchecked Sendable {
     func occupyWorker() throws -> WireConnection {
         let connection = try WireConnection(port: port)
         try connection.send("GET /test/block HTTP/1.1\r\nHost: x\r\n\r\n")
-        started.wait()
+        guard started.wait(timeout: .now() + 30) == .success else { throw HarnessError("/test/block did not start on a worker within 30 s") }
         return connection
     }
 }
@@ -87,6 +108,23 @@ final class WireConnection {
     }
 
     deinit { if fd >= 0 { close(fd) } }
+
+    /// A connection from `source` whose `GET /healthz` was answered (the status in `status`), then left open: an idle
+    /// keep-alive connection.
+    static func idle(port: UInt16, from source: String, status: inout Int) throws -> WireConnection {
+        let connection = try WireConnection(port: port, from: source)
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        status = connection.responses(1).responses.first?.status ?? 0
+        return connection
+    }
+
+    /// Like `idle(port:from:status:)`, expecting 200.
+    static func idle(port: UInt16, from source: String) throws -> WireConnection {
+        var status = 0
+        let connection = try idle(port: port, from: source, status: &status)
+        #expect(status == 200)
+        return connection
+    }
 
     /// How long a read waits for a byte before giving up (a read that times out ends `responses` early).
     func setReadTimeout(milliseconds: Int) {

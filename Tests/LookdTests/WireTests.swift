@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Testing
 @testable import LookdServer
 
@@ -9,7 +9,7 @@ import Glibc
 
 /// The engine on the wire: every hostile request of issue 12's probe, framing, keep-alive, pipelining, deadlines,
 /// limits and shutdown. In process (WireServer), raw sockets on loopback, bounded loops, no timing assertions.
-@Suite("HTTP engine: the wire")
+@Suite("HTTP engine: the wire", .timeLimit(.minutes(10)))
 struct WireTests {
     /// One response, one status line, a JSON error body with `code`, and the connection closed.
     private func expectRefusal(_ port: UInt16, _ request: String, status: Int, code: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -167,9 +167,9 @@ struct WireTests {
         let connection = try WireConnection(port: wire.port)
         let body = [UInt8](repeating: UInt8(ascii: "b"), count: 300_000)
         try connection.send("POST /echo?lang=fr HTTP/1.1\r\nHost: x\r\nX-Padding: \(String(repeating: "p", count: 3000))\r\nContent-Length: \(body.count)\r\n\r\n")
-        usleep(50_000)
+        #expect(eventually(within: 30) { wire.server.inflight == 1 }, "the head was never read")   // the body arrives after it
         try connection.send(Array(body[..<1000]))
-        usleep(50_000)
+        usleep(50_000)   // pacing, not synchronisation: the rest likely arrives in a later read; the answer is the same either way
         try connection.send(Array(body[1000...]))
         let answer = connection.responses(1)
         #expect(answer.responses.first?.status == 200)
@@ -231,7 +231,8 @@ struct WireTests {
         setsockopt(reader.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
         let size = 10 * 1024 * 1024
         try reader.send("GET /large?bytes=\(size) HTTP/1.1\r\nHost: x\r\n\r\n")
-        sleep(4)
+        // The reader reads nothing until the server has given up on it (write deadline 1 s) and closed the connection.
+        #expect(eventually(within: 30) { wire.server.openConnections == 0 }, "the stalled connection was never closed")
         let (bytes, closed) = reader.readToEnd()
         #expect(closed)
         #expect(bytes.count < size)
@@ -309,16 +310,11 @@ struct WireTests {
     }
 
     @Test func aFullTableMakesRoomForAFreshAddressByEvictingTheLongestIdle() throws {
-        let wire = try WireServer { $0.maxConnections = 64; $0.maxConnectionsPerIP = 8 }
+        let wire = try WireServer { $0.maxConnections = 64; $0.maxConnectionsPerIP = 8; $0.connectionsForNewAddresses = 0 }
         // 8 addresses × 8 idle keep-alive connections fill the table.
         var idle: [WireConnection] = []
         for host in 2...9 {
-            for _ in 0..<8 {
-                let connection = try WireConnection(port: wire.port, from: "127.0.0.\(host)")
-                try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(connection.responses(1).responses.first?.status == 200)
-                idle.append(connection)
-            }
+            for _ in 0..<8 { idle.append(try WireConnection.idle(port: wire.port, from: "127.0.0.\(host)")) }
         }
         // A ninth connection from a full address is refused with JSON.
         let greedy = try WireConnection(port: wire.port, from: "127.0.0.2")
@@ -378,12 +374,14 @@ struct WireTests {
         let wire = try WireServer()
         let connection = try WireConnection(port: wire.port)
         try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
+        try #require(eventually(within: 30) { wire.server.inflight == 1 }, "the POST's head was never read")
         let idle = try WireConnection(port: wire.port)
         try idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(idle.responses(1).responses.first?.status == 200)
-        usleep(100_000)
+        // Only the POST is in progress now (the idle connection's answer is written); both connections are open.
+        try #require(eventually(within: 30) { wire.server.inflight == 1 && wire.server.openConnections == 2 })
         let stopped = DispatchSemaphore(value: 0)
-        let unfinished = Mutex(-1)
+        let unfinished = LockedValue(-1)
         let server = wire.server
         Thread.detachNewThread {
             unfinished.withLock { $0 = server.stop(grace: 10) }

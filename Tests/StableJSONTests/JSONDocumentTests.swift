@@ -1,7 +1,7 @@
 import Testing
 import StableJSON
 
-@Suite("JSONDocument: order, positions, duplicates, ordered layouts")
+@Suite("JSONDocument: order, positions, duplicates, ordered layouts", .timeLimit(.minutes(10)))
 struct JSONDocumentTests {
     static let text = "{\n  \"b\": 1,\n  \"a\": [true, \"é\", null],\n  \"é\": {\"x\": \"y\"}\n}"
 

@@ -1,7 +1,7 @@
 import Testing
 import StableJSON
 
-@Suite("JSONObject: sorted unique members, whatever order they are read or built in")
+@Suite("JSONObject: sorted unique members, whatever order they are read or built in", .timeLimit(.minutes(10)))
 struct JSONObjectTests {
     func read(_ text: String) throws -> JSONValue { try JSONReader.read(Array(text.utf8)) }
 

@@ -2,7 +2,7 @@ import Testing
 import StableJSON
 
 /// RFC 8259 conformance, including the JSONTestSuite classics that lenient parsers accept.
-@Suite("JSONReader: RFC 8259, strictly")
+@Suite("JSONReader: RFC 8259, strictly", .timeLimit(.minutes(10)))
 struct JSONReaderTests {
     func read(_ text: String, limits: JSONReader.Limits = .default) throws -> JSONValue {
         try JSONReader.read(Array(text.utf8), limits: limits)

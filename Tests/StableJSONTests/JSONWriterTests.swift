@@ -1,7 +1,7 @@
 import Testing
 import StableJSON
 
-@Suite("JSONWriter: stable bytes")
+@Suite("JSONWriter: stable bytes", .timeLimit(.minutes(10)))
 struct JSONWriterTests {
     @Test("compact, keys sorted by UTF-8 bytes at every level")
     func sortedKeys() {

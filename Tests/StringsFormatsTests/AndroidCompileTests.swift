@@ -1,10 +1,11 @@
 import Foundation
 import Strings
 import Testing
+import TestPrograms
 @testable import StringsFormats
 
 /// Every Android export is compiled by Android's resource compiler (`aapt2`, Debian package `aapt`).
-@Suite struct AndroidCompileTests {
+@Suite(.timeLimit(.minutes(10))) struct AndroidCompileTests {
     static let aapt2: String? = ["/usr/bin/aapt2", "/usr/lib/android-sdk/build-tools/debian/aapt2"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
@@ -14,16 +15,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let res = root.appendingPathComponent("res")
         try files.write(to: res.path)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: aapt2!)
-        process.arguments = ["compile", "--dir", res.path, "-o", root.appendingPathComponent("compiled.zip").path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let (status, output, errors) = try runProgram(aapt2!, ["compile", "--dir", res.path, "-o", root.appendingPathComponent("compiled.zip").path],
+                                                     timeout: 120)
+        return (status, output + errors)
     }
 
     @Test(.enabled(if: aapt2 != nil, "aapt2 is not installed (Debian package 'aapt'; make test installs it): Android exports not compiled"))

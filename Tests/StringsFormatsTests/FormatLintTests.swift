@@ -5,7 +5,7 @@ import Testing
 @testable import StringsFormats
 
 /// `lookd lint` on String Catalogs, Android resources and XLIFF: planted defects found at their place.
-@Suite struct FormatLintTests {
+@Suite(.timeLimit(.minutes(10))) struct FormatLintTests {
     struct Spot: Hashable, CustomStringConvertible {
         let check: String
         let file: String
@@ -41,8 +41,11 @@ import Testing
             Spot("argument-type", "", 188, "de", "greeting"),
             Spot("end-punctuation", "", 200, "ja", "greeting"),
             Spot("translation-state", "", 200, "ja", "greeting"),
-            Spot("unsupported-construct", "", 218, "de", "tap.here"),
-            Spot("unsupported-construct", "", 236, "en", "tap.here"),
+            // Device variations are linted per variation; ja and ru lack the string.
+            Spot("missing-key", "", 239, "ja", "tap.here (device: mac)"),
+            Spot("missing-key", "", 239, "ru", "tap.here (device: mac)"),
+            Spot("missing-key", "", 245, "ja", "tap.here (device: other)"),
+            Spot("missing-key", "", 245, "ru", "tap.here (device: other)"),
             Spot("translation-state", "", 260, "de", "welcome"),
             Spot("missing-key", "", 266, "ru", "welcome"),
         ], "\(spots)")
@@ -55,7 +58,7 @@ import Testing
         #expect(spots == [
             "argument-type values-de/strings.xml de greeting",
             "syntax-error values-de/strings.xml de welcome",
-            "unsupported-construct values-de/strings.xml de tap_hint",
+            "markup-mismatch values-de/strings.xml de tap_hint",
             "missing-plural-category values-ru/strings.xml ru inbox_count",
             "extra-key values-ru/strings.xml ru obsolete",
         ], "\(findings.map { Spot($0, root: path + "/") })")
@@ -106,7 +109,7 @@ import Testing
         #expect(content.sourceEntry("progress")?.message == "Uploading: 50% done")
         #expect(content.sourceEntry("quoted")?.message == "  Keep these spaces  ")
         #expect(content.sourceEntry("unread_count")?.message == "{arg1, plural, one {# unread message} other {# unread messages}}")
-        #expect(content.translations[LocaleTag("de")!]?.count == 4)
+        #expect(content.translations[CatalogLocale(LocaleTag("de")!)]?.count == 4)
     }
 
     /// Broken files are findings at the place the parser stopped, not crashes or silence.
@@ -127,7 +130,7 @@ import Testing
     @Test(arguments: ["xcstrings", "android", "xliff"])
     func anExportLintsLikeItsCatalogs(format name: String) throws {
         let content = try CatalogFixtures.shipped()
-        let locale = LocaleTag("de")!
+        let locale = CatalogLocale(LocaleTag("de")!)
         let format = try #require(CatalogFormats.named(name, locale: locale.identifier))
         let input = try #require(FormatLintInput(name: "export", kind: name, files: try format.write(content)))
         func summary(_ findings: [LintFinding]) -> [String] {
@@ -137,5 +140,19 @@ import Testing
         if name == "xliff" { catalogs.translations = [locale: content.translations[locale] ?? []] }
         let expected = try Linter().lint(catalogs.files.map { CatalogInput(name: $0.name, bytes: $0.bytes) })
         #expect(summary(Linter().lint(input)) == summary(expected))
+    }
+
+    /// One locale's file or folder of an Android project is linted against the project's English (the res/ folder
+    /// above it), and only its findings are reported; a missing key names its locale in the message.
+    @Test(arguments: ["values-en-rGB/strings.xml", "values-en-rGB", "values-en-rGB/"])
+    func oneLocaleOfAnAndroidProject(relative: String) throws {
+        let res = CatalogFixtures.fixture("realworld/locales-res").path
+        let findings = try Self.lint(res + "/" + relative)
+        // values-en-rGB/strings.xml holds only "greeting"; values/strings.xml has app_name, greeting and episodes.
+        #expect(findings.map { Spot($0, root: res) } == [
+            Spot("missing-key", "/values-en-rGB/strings.xml", 1, "en-GB", "app_name"),
+            Spot("missing-key", "/values-en-rGB/strings.xml", 1, "en-GB", "episodes"),
+        ])
+        #expect(findings.map(\.message) == ["en-GB: missing key 'app_name'", "en-GB: missing key 'episodes'"])
     }
 }

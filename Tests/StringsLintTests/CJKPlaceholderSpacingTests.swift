@@ -5,7 +5,7 @@ import Testing
 
 /// `space-around-cjk-placeholder`: a space between a date/time argument and Chinese or Japanese text, on a side
 /// where ICU shows the argument as CJK text; and the whitespace check's full-width punctuation exception.
-@Suite struct CJKPlaceholderSpacingTests {
+@Suite(.timeLimit(.minutes(10))) struct CJKPlaceholderSpacingTests {
     let renews = #"{"k": "{product} renews {date, date, ::dMMM}"}"#
     let readAt = #"{"k": "Read {time, time, short}"}"#
 

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestPrograms
 
 /// `lookd lint` end to end: the executable `swift build --build-tests` put next to the test bundle.
-@Suite struct LintCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct LintCommandTests {
     struct Run {
         let status: Int32
         let output: String
@@ -13,16 +14,8 @@ import Testing
         let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("lookd").path }
         let executable = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
                                       "lookd is not built next to the tests (\(candidates))")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["lint"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        let (status, output, _) = try runProgram(executable, ["lint"] + arguments, timeout: 120)
+        return Run(status: status, output: output)
     }
 
     @Test func exitStatuses() throws {

@@ -3,7 +3,7 @@ import Foundation
 import Strings
 import Testing
 
-@Suite struct LintConfigurationTests {
+@Suite(.timeLimit(.minutes(10))) struct LintConfigurationTests {
     let defects = lintFixture("defects")
 
     @Test func severitiesPerCheckLocaleAndKey() throws {

@@ -3,7 +3,7 @@ import Foundation
 import Strings
 import Testing
 
-@Suite struct LintReporterTests {
+@Suite(.timeLimit(.minutes(10))) struct LintReporterTests {
     func report() throws -> LintReport {
         let findings = try Linter().lint(try catalogInputs(lintFixture("defects")))
         return LintReport(findings: findings, fileCount: 22, suppressedCount: 2, toolVersion: "9.9.9")
@@ -11,6 +11,15 @@ import Testing
 
     func object(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func textKeepsOneFindingOnOneLine() {
+        // String Catalog keys are often the English text, line breaks included.
+        let finding = LintFinding(check: .missingKey, severity: .error, file: "Localizable.xcstrings", position: SourcePosition(line: 4, column: 5),
+                                  locale: "de", key: "Hello\nWorld", message: "de: missing key 'Hello\nWorld\tagain\r'")
+        let text = TextReporter().render(LintReport(findings: [finding], fileCount: 1))
+        #expect(text.split(separator: "\n", omittingEmptySubsequences: false).first == "Localizable.xcstrings:4:5: error[missing-key]: de: missing key 'Hello\\nWorld\\tagain\\r'")
+        #expect(text.split(separator: "\n").count == 2)  // the finding and the summary
     }
 
     @Test func text() throws {

@@ -5,7 +5,7 @@ import Strings
 import Testing
 
 /// The pieces under the fixtures: positions through escapes, UTF-8, bidi pairing, plural coverage, edge cases.
-@Suite struct LintUnitTests {
+@Suite(.timeLimit(.minutes(10))) struct LintUnitTests {
     func document(_ text: String) -> CatalogDocument { CatalogDocument(bytes: Array(text.utf8)) }
 
     @Test func positionsThroughEscapes() throws {

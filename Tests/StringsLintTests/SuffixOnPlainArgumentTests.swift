@@ -5,7 +5,7 @@ import Testing
 
 /// `suffix-on-plain-argument`: an ending joined to a name argument in a language whose endings change form with
 /// the word they attach to.
-@Suite struct SuffixOnPlainArgumentTests {
+@Suite(.timeLimit(.minutes(10))) struct SuffixOnPlainArgumentTests {
     let push = #"{"k": "Notifications from {appName} reach this device."}"#
     let switchTo = #"{"k": "Switch to {plan}"}"#
 

@@ -1,13 +1,13 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 import Testing
 @testable import Strings
 
 /// Every locale ID in ICU's data (legacy aliases included) and a corpus of odd tags go through negotiation,
 /// fallback chains and CLDR ancestors, and every call returns. ICU 72's `ures_openDirect` spun forever on alias
 /// bundles such as no_NO; this is a hang detector (a generous deadline for the whole corpus), not a timing test.
-@Suite struct BoundedTimeTests {
+@Suite(.timeLimit(.minutes(10))) struct BoundedTimeTests {
     /// ICU's legacy aliases, spelled out in case an ICU build does not list them.
     static let aliases = [
         "no-NO", "sh", "mo", "tl", "iw", "in", "ji", "no", "no_NO", "no_NO_NY", "nb_NO", "nn_NO", "sr_CS", "sr_YU", "sr_BA",
@@ -68,8 +68,8 @@ import Testing
     /// ICU 72's `ures_openDirect("no_NO")` spun exactly then.
     @Test func everyTagReturnsThroughNegotiationChainsAndAncestors() {
         let corpus = Self.corpus
-        let current = Mutex("")
-        let inconsistent = Mutex<[String]>([])
+        let current = LockedValue("")
+        let inconsistent = LockedValue<[String]>([])
         Self.returns(within: 60, { "tag '\(current.withLock { $0 })'" }) {
             let negotiator = LocaleNegotiator(memoSize: 0)
             for tag in corpus {
@@ -96,7 +96,7 @@ import Testing
     /// The cases: alias locales answer, and as CLDR says. (Run alone in a fresh process, the first call
     /// is what used to spin: ICU 72's cache did not hold "no" yet.)
     @Test func aliasLocalesAnswer() {
-        let ancestors = Mutex<[String]>([])
+        let ancestors = LockedValue<[String]>([])
         Self.returns(within: 60, { "cldrAncestors(of: \"no-NO\")" }) {
             ancestors.withLock { $0 = FallbackChain.cldrAncestors(of: "no-NO") }
         }

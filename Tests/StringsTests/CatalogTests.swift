@@ -3,7 +3,7 @@ import Strings
 import Testing
 
 /// The real catalogs in Resources/Localizations.
-@Suite struct CatalogTests {
+@Suite(.timeLimit(.minutes(10))) struct CatalogTests {
     let catalogs = realLocalizer.catalogs
 
     @Test func everyPresentCatalogHasEveryKeyAndParses() throws {

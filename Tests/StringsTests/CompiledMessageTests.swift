@@ -3,7 +3,7 @@ import Testing
 @testable import Strings
 
 /// The shim runs simple messages as a compiled program instead of icu::MessageFormat. It must give the same bytes.
-@Suite("Compiled messages agree with ICU's MessageFormat")
+@Suite("Compiled messages agree with ICU's MessageFormat", .timeLimit(.minutes(10)))
 struct CompiledMessageTests {
     static let numbers: [Argument] = [0, 1, 2, 3, 4, 5, 7, 11, 12, 21, 22, 25, 100, 101, 102, 111, 1000, 12_345, 1_000_000, -1, 1.5, 0.0]
     static let strings: [Argument] = ["Ledgerly", "\u{05D3}\u{05E0}\u{05D4}", "", "l’équipe {x} #1 'quoted'", "online", "away", "offline", "zzz"]

@@ -1,7 +1,7 @@
 import Strings
 import Testing
 
-@Suite struct FallbackChainTests {
+@Suite(.timeLimit(.minutes(10))) struct FallbackChainTests {
     func ids(_ chain: [LocaleTag]) -> [String] { chain.map(\.identifier) }
 
     @Test func cldrParentsNotTruncation() {

@@ -2,7 +2,7 @@ import Foundation
 import Strings
 import Testing
 
-@Suite struct FormattingTests {
+@Suite(.timeLimit(.minutes(10))) struct FormattingTests {
     @Test func missingAndWrongArgumentsAreClearErrors() throws {
         let plural = "{count, plural, one {# photo} other {# photos}}"
         #expect(throws: FormatError.missingArgument(name: "count", key: nil)) { try formatPattern(plural, "en", [:]) }

@@ -5,7 +5,7 @@ import Testing
 /// `negotiate(tags:)`. Each tag of a list was copied with `strdup`, which stops at the first NUL, while ICU was
 /// given the tag's full length, so it read that many bytes past a copy of a few. A tag with a NUL is not a
 /// tag: it must be skipped and the rest of the list decide, without reading outside the tag.
-@Suite struct InteriorNULTagTests {
+@Suite(.timeLimit(.minutes(10))) struct InteriorNULTagTests {
     let negotiator = LocaleNegotiator(memoSize: 0)
 
     @Test func aTagWithANULIsSkippedAndTheListGoesOn() {

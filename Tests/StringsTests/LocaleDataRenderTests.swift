@@ -6,7 +6,7 @@ import Testing
 /// ICU's own `MessageFormat` with the same pattern and locale, agree — and come from the locale's own data, not
 /// ICU's root ("M11 3, Tue"). nb printed root data while ICU 72's `ures_openDirect("nb")`, called while building
 /// fallback chains, had cached nb's parent as root instead of "no", for every later bundle load in the process.
-@Suite struct LocaleDataRenderTests {
+@Suite(.timeLimit(.minutes(10))) struct LocaleDataRenderTests {
     /// 2026-11-03 12:00 UTC, a Tuesday.
     static let november3 = Date(timeIntervalSince1970: 1_793_707_200)
     static let numbers: [Argument] = [0, 1, 3, 21, 1_234_567, 2.5, -1]

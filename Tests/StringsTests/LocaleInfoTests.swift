@@ -1,7 +1,7 @@
 import Strings
 import Testing
 
-@Suite struct LocaleInfoTests {
+@Suite(.timeLimit(.minutes(10))) struct LocaleInfoTests {
     @Test func directionOfAllFifty() {
         let rightToLeft: Set<String> = ["ar", "he", "fa", "ur"]
         #expect(LocaleInfo.all.count == 50)

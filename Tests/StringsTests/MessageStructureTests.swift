@@ -2,7 +2,7 @@ import Strings
 import Testing
 
 /// The pattern structure the translation linter reads: names, types, styles, keys and positions (code points).
-@Suite struct MessageStructureTests {
+@Suite(.timeLimit(.minutes(10))) struct MessageStructureTests {
     @Test func argumentsKeysAndPositions() throws {
         let pattern = "Ünï {count, plural, =0 {None} one {# from {name}} other {# items}} on {date, date, ::dMMM}, {status, select, away {A} other {B}}"
         let structure = try MessageStructure(pattern: pattern)

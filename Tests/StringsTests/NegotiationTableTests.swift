@@ -217,7 +217,7 @@ let verifiedNegotiationTable: [(tag: String, expected: String, matched: Bool)] =
     ("und-Taml", "ta", true),
 ]
 
-@Suite struct NegotiationTableTests {
+@Suite(.timeLimit(.minutes(10))) struct NegotiationTableTests {
     @Test func verifiedTagsNegotiateAsCLDR() {
         let negotiator = LocaleNegotiator(memoSize: 16)
         #expect(verifiedNegotiationTable.count >= 200)

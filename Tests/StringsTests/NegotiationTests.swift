@@ -1,7 +1,7 @@
 import Strings
 import Testing
 
-@Suite struct NegotiationTests {
+@Suite(.timeLimit(.minutes(10))) struct NegotiationTests {
     let negotiator = LocaleNegotiator(memoSize: 64)
 
     /// The table (docs/design.md#locale-negotiation-and-cldr-parent-locales): legacy and odd input always yields one of the 50.
@@ -70,7 +70,7 @@ import Testing
     }
 }
 
-@Suite struct NegotiationMemoTests {
+@Suite(.timeLimit(.minutes(10))) struct NegotiationMemoTests {
     /// Lists whose tags joined by commas would look alike must not share a memo entry.
     @Test func listsNeverCollide() {
         let negotiator = LocaleNegotiator(memoSize: 8)

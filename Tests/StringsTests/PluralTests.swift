@@ -1,7 +1,7 @@
 import Strings
 import Testing
 
-@Suite struct PluralTests {
+@Suite(.timeLimit(.minutes(10))) struct PluralTests {
     func rules(_ identifier: String) throws -> PluralRules { try #require(PluralRules.forLocale(identifier)) }
 
     @Test func categoriesFromICU() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Strings
 
-@Suite struct PseudoLocaleTests {
+@Suite(.timeLimit(.minutes(10))) struct PseudoLocaleTests {
     let accented = LocaleTag.pseudoAccented
     let bidi = LocaleTag.pseudoBidi
 

@@ -1,5 +1,6 @@
 import FuzzInput
 import LookResolver
+import StableJSON
 
 /// The whole input is a request body for resolve: `{"dashboard": …, "code": …, "inferred": …}`. A throw is a
 /// refused input; a crash, leak or hang is a finding. Each layer is also validated on its own.

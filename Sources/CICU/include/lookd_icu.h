@@ -107,6 +107,15 @@ int32_t lookd_plural_rules_keywords(const lookd_plural_rules *rules, char *buffe
 int32_t lookd_plural_rules_integer_keywords(const lookd_plural_rules *rules, int32_t max_integer,
                                             char *buffer, int32_t capacity);
 
+/* ---------------------------------------------------------------- nesting limit (nesting_guard.cpp) */
+
+/** How deeply a MessageFormat pattern may nest plural, select, selectordinal and choice sub-messages: ICU's
+ *  nesting level (a top-level `{n, plural, one{…}}` branch is level 1, a select inside it level 2). Every function
+ *  below that parses a pattern (lookd_message_open, lookd_pattern_parse, lookd_lint_pattern) refuses a deeper
+ *  pattern before ICU's recursive parser runs on the caller's stack, with the error name "LOOKD_NESTING_TOO_DEEP"
+ *  (code U_INDEX_OUTOFBOUNDS_ERROR) and the code-point offset of the first sub-message past the limit. */
+#define LOOKD_MESSAGE_NESTING_LIMIT 100
+
 /* ---------------------------------------------------------------- message format (message_format.cpp) */
 
 typedef struct lookd_message lookd_message;

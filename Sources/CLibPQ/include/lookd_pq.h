@@ -28,6 +28,15 @@ const char *lookd_pq_error_message(const lookd_pq_conn *conn);
 /// out of memory; check lookd_pq_result_ok.
 lookd_pq_result *lookd_pq_exec(lookd_pq_conn *conn, const char *sql, int count, const char *const *values);
 
+/// lookd_pq_exec with a deadline the server cannot ignore: once `timeout_ms` milliseconds pass without the result,
+/// asks the server to cancel the statement (PQcancel) and sets `*cancelled` to 1, then waits up to `timeout_ms` more.
+/// (A COMMIT waiting for a synchronous standby is not bound by statement_timeout; a cancel ends that wait, the
+/// transaction having committed on the primary.) Returns the statement's result, or NULL when none came in time, the
+/// connection failed or memory ran out: the connection may then be mid-statement, so close it. After a cancel, close it
+/// in any case (a cancel that arrives late could hit a later statement).
+lookd_pq_result *lookd_pq_exec_deadline(lookd_pq_conn *conn, const char *sql, int count, const char *const *values,
+                                        int timeout_ms, int *cancelled);
+
 /// 1 when the statement succeeded (with or without rows), 0 when it failed.
 int lookd_pq_result_ok(const lookd_pq_result *result);
 

@@ -46,6 +46,10 @@ typedef struct he_request {
     int version_minor;
     /// The request id, NUL-terminated, also sent as X-Request-Id.
     const char *request_id;
+    /// When the request's last bytes arrived, in seconds on CLOCK_MONOTONIC: the kernel's receive timestamp of the
+    /// read that completed it (SO_TIMESTAMPNS), or the loop's clock when the kernel gave none. A request's duration
+    /// is measured from here, so it includes the time its bytes waited for a busy loop or a worker.
+    double received;
 } he_request;
 
 /// The handle for answering one request. Answer exactly once per handler call, or call he_defer.
@@ -55,12 +59,9 @@ typedef struct he_exchange he_exchange;
 /// and written any number of times without copying. Safe to share between threads.
 typedef struct he_prepared he_prepared;
 
-/// A table of SDK fetch answers the loops compose and write themselves, without calling the handler: per app (the
-/// path `prefix<key>suffix`), the bytes its response shares across languages, and each language's own bytes, for
-/// a `?lang=<id>` query naming one of the table's languages exactly. The application fills it after answering such a
-/// fetch from its own cache and invalidates it whenever that cache changes. Bounded in bytes; apps are evicted by
-/// CLOCK. Thread-safe (one mutex; an answer holds it while it copies the bytes into a new response).
-typedef struct he_fetch_table he_fetch_table;
+/// A bounded cache of prepared responses the loops answer GET and HEAD requests from, without calling the handler
+/// (see he_response_cache_create). Knows HTTP only: request targets, request header values, entity tags and tags.
+typedef struct he_response_cache he_response_cache;
 
 /// Called for every complete request. `on_worker` is 0 on a loop thread and 1 on a worker thread.
 typedef void (*he_handler)(void *context, const he_request *request, he_exchange *exchange, int on_worker);
@@ -69,17 +70,38 @@ typedef void (*he_handler)(void *context, const he_request *request, he_exchange
 /// Returns the largest body in bytes this request may have (over it: 413 and the connection is closed).
 typedef long long (*he_body_limit)(void *context, const he_request *request_head);
 
+/// Called after the response cache answered `request`: the entry's label, the status (200 or 304), the body bytes
+/// sent, and the answer's own duration in seconds (from `request->received` to the answer queued for writing).
+typedef void (*he_cached_hook)(void *context, const he_request *request, int label, int status, size_t body_bytes, double seconds);
+
 /// Server settings. Zero fields take the defaults noted.
 typedef struct he_config {
     /// Event loop threads, each with its own listening socket (default 1).
     int loops;
     /// Worker threads for deferred requests (default 2).
     int workers;
+    /// More worker threads that run only requests deferred with he_defer_reserved (default 0: none; such requests
+    /// then still go before shared-lane ones on the shared workers).
+    int reserved_workers;
+    /// Bytes of request bodies all connections together may hold while they are read (default 128 MiB): a body
+    /// announced by Content-Length reserves its length, a chunked one its route's body limit, from the moment its
+    /// head is parsed until its request is answered. Beyond it, 503 `overloaded` with Retry-After, and the
+    /// connection closes.
+    long long body_budget;
     /// Deferred requests that may wait for a worker; beyond it, 503 `overloaded` with Retry-After (default 256).
     int worker_queue;
     /// Open connections in total (default 512) and from one address (default 128).
     int max_connections;
     int max_connections_per_address;
+    /// Connection slots, of max_connections, that only a connection from an address with no other open connection
+    /// may take (default max_connections / 16; negative: none; at most max_connections / 2). When the table is full
+    /// for a newcomer, the engine makes room by closing, from an address holding at least as many connections as the
+    /// newcomer's, the idle keep-alive connection idle longest, else the request arriving slowest (bytes received per
+    /// second since its head or body began, the first second counted whole); a request being handled or a response
+    /// being written is never closed for it. The loop that accepted the newcomer looks among its own connections
+    /// first; finding none, it hands the newcomer to the next loop, which looks among its own and takes the newcomer,
+    /// and so on. Only when no loop has such a connection, 503 `too_many_connections`.
+    int connections_for_new_addresses;
     /// Longest request target in bytes (default 4096): over it, 414.
     size_t max_target_bytes;
     /// Largest header block (field lines) in bytes (default 16384) and most fields (default 100): over either, 431.
@@ -92,10 +114,19 @@ typedef struct he_config {
     double body_timeout;
     double idle_timeout;
     double write_timeout;
+    /// The slowest a request may arrive, in bytes per second (default 1024): once a head or a body has been arriving
+    /// for longer than rate_grace seconds (default 5), the bytes received since it began must average at least this,
+    /// or it gets 408 `request_timeout` and the connection closes. A client that sends its head at once and its
+    /// body at any ordinary speed never meets it; one that trickles (slowloris, slow POST) is closed within about
+    /// rate_grace seconds, whatever its pauses.
+    double min_data_rate;
+    double rate_grace;
     he_handler handler;
     he_body_limit body_limit;
-    /// Cached GET answers the loops write without calling the handler (see he_fetch_table_create). May be NULL.
-    he_fetch_table *fetch_table;
+    /// Responses the loops answer from without calling the handler (see he_response_cache_create). May be NULL.
+    he_response_cache *response_cache;
+    /// Called on the loop thread after each answer from the response cache (NULL: none), for an access log.
+    he_cached_hook cached_hook;
     void *context;
 } he_config;
 
@@ -135,56 +166,141 @@ void he_respond_prepared(he_exchange *exchange, he_prepared *prepared, int close
 /// loop thread. When the pool's queue is full the engine answers 503 instead.
 void he_defer(he_exchange *exchange);
 
+/// Like he_defer, in the reserved lane: run by the reserved workers (config.reserved_workers), or by the first
+/// free shared worker before any shared-lane request, so it never waits behind shared-lane work. Its queue is
+/// apart from the shared lane's (the same size); full, 503.
+void he_defer_reserved(he_exchange *exchange);
+
+/// Parks a request a worker is handling: the handler returns without answering, the worker is free at once, and the
+/// connection waits (its request counted in flight, no timeout applied) until he_respond_parked is called — exactly
+/// once, from any thread, later or even before the handler returns. Only on a worker thread (on_worker) and before
+/// answering; returns 0, or -1 when not allowed. The request's pointers are not valid after the handler returns.
+/// Every parked exchange must be answered before he_server_stop (answer them when the drain starts).
+int he_park(he_exchange *exchange);
+
+/// Answers a parked exchange (see he_respond for the arguments). Thread-safe; call exactly once per he_park.
+void he_respond_parked(he_exchange *exchange, int status, const char *fields, size_t fields_len,
+                       const void *body, size_t body_len, int close_connection);
+
 /// Builds a prepared response (see he_respond for `fields`). Returns it with one reference, or NULL when out of memory.
 he_prepared *he_prepared_create(int status, const char *fields, size_t fields_len, const void *body, size_t body_len);
 void he_prepared_retain(he_prepared *prepared);
 void he_prepared_release(he_prepared *prepared);
 
-/// One language of one app version, for he_fetch_table_fill. The body is `shared[0, cut1)`,
-/// `language_bytes[0, language_cut)`, `shared[cut1, cut2)`, `language_bytes[language_cut, language_len)`,
-/// `shared[cut2, shared_len)`.
-typedef struct he_fetch_fill {
-    const char *key;
-    size_t key_len;
-    long long version;
-    const unsigned char *shared;
-    size_t shared_len;
-    size_t cut1;
-    size_t cut2;
-    size_t language;
-    const unsigned char *language_bytes;
-    size_t language_len;
-    size_t language_cut;
+/// A run of a composed body (he_prepared_create_parts): `length` bytes at `offset` of `shared` (a value made by
+/// he_prepared_bytes or a plain prepared response, retained, not copied), or, when `shared` is NULL, `length` bytes
+/// at `bytes` (copied).
+typedef struct he_body_part {
+    he_prepared *shared;
+    size_t offset;
+    const void *bytes;
+    size_t length;
+} he_body_part;
+
+/// Like he_prepared_create, with the body the concatenation of `parts`: runs of shared bytes are referenced, so many
+/// responses can hold one copy of what they share. NULL when out of memory or a shared run is out of its value's
+/// bounds (or the value is itself composed).
+he_prepared *he_prepared_create_parts(int status, const char *fields, size_t fields_len, const he_body_part *parts, size_t count);
+/// Immutable bytes to share between composed responses (not a response: never answered on its own). NULL when out
+/// of memory.
+he_prepared *he_prepared_bytes(const void *bytes, size_t length);
+/// The bytes the value's own block takes (shared runs it references not included).
+size_t he_prepared_size(const he_prepared *prepared);
+
+/// The content codings the engine negotiates (RFC 9110 §8.4.1): bit i of an `available` mask is coding i.
+enum { HE_CODING_IDENTITY = 0, HE_CODING_GZIP = 1, HE_CODING_BR = 2, HE_CODINGS = 3 };
+
+/// Request header fields a response cache entry may vary on (the cache's `vary_names`), and the labels its answers
+/// are counted under.
+enum { HE_CACHE_VARY_MAX = 8, HE_CACHE_LABELS = 8, HE_CACHE_BUCKETS_MAX = 24 };
+
+/// One content coding of a cached response (he_cache_entry.coded): its 200, its 304 and its strong tag.
+typedef struct he_cache_variant {
+    he_prepared *ok;
+    he_prepared *not_modified;
     const char *etag;
     size_t etag_len;
-} he_fetch_fill;
+} he_cache_variant;
 
-/// Creates an empty fetch table (its strings are copied). `access_log_fd` (-1: none) receives one JSON line per
-/// request the table answers, in the access log's format, with `route` as its route. The path of a fetch is `prefix`,
-/// an app key (no '/', at most 128 bytes), `suffix`. `languages`: the `lang` values answered, separated by single
-/// spaces (each under 32 bytes); a fill names one by its position. `ok_fields`, `not_modified_fields`: the fields of a
-/// 200 and of a 304 ("Name: value\r\n" lines, each list under 1,024 bytes), where byte 0x01 stands for the entity tag
-/// and 0x02 for the language's id. `capacity_bytes`: the most bytes the apps' parts may take. Returns NULL when out
-/// of memory or a string is over its bound.
-he_fetch_table *he_fetch_table_create(int access_log_fd, const char *route, const char *prefix, const char *suffix,
-                                      const char *languages, const char *ok_fields, const char *not_modified_fields,
-                                      size_t capacity_bytes);
-/// Frees the table (only after every server using it has stopped).
-void he_fetch_table_destroy(he_fetch_table *table);
-/// The table's invalidation count: read it before reading the application's cache, and pass it to the fill.
-unsigned long long he_fetch_table_generation(he_fetch_table *table);
-/// Keeps one language of an app version (copying the bytes; an entry of another version of the app is replaced;
-/// apps are evicted by CLOCK to stay within the capacity). Refused (returns 0) when an invalidation happened since
-/// `generation` was read, a part is over its bound, or the app alone would not fit; 1 when kept beside the app's
-/// other languages, 2 when kept as the app's first.
-int he_fetch_table_fill(he_fetch_table *table, unsigned long long generation, const he_fetch_fill *fill);
-/// Drops the app `key` (every app when `key` is NULL) and makes fills that read the generation before this call
-/// fail. When it returns, no loop writes a dropped entry any more.
-void he_fetch_table_invalidate(he_fetch_table *table, const char *key, size_t key_len);
-/// The apps held and the bytes they count.
-void he_fetch_table_usage(he_fetch_table *table, size_t *apps, size_t *bytes);
-/// Requests the table answered, and their summed durations in microseconds, as [GET 200, GET 304, HEAD 200, HEAD 304].
-void he_fetch_table_counts(he_fetch_table *table, unsigned long long counts[4], unsigned long long micros[4]);
+/// One response for he_response_cache_put: answers GET and HEAD requests whose target (the decoded path, then `?` and
+/// the raw query when there is one) is `target`, and whose fields named by `vary_mask` (bit i: the cache's i-th
+/// vary name) have exactly the values given (`vary_values[i]` NULL: the field absent). `ok` answers, or
+/// `not_modified` when the request's If-None-Match matches `etag` (weak comparison, RFC 9110 §13.1.2: `*`, the tag,
+/// or its W/ form, in a list). `tag`: the name it is purged by (like a CDN's surrogate key). `label`: the counter
+/// it is counted under (below HE_CACHE_LABELS).
+///
+/// Content codings: `ok`, `not_modified` and `etag` are the identity representation; `coded[HE_CODING_GZIP]` and
+/// `coded[HE_CODING_BR]` the same content in those codings (ok NULL: not held; `coded[0]` is unused), each with
+/// its own tag. `offered` (bit i: coding i; 0 is identity only) says which codings the application makes for this
+/// target. The engine negotiates Accept-Encoding (he_accept_encoding) among the offered codings: when the choice is
+/// one the entry holds, it answers that representation; otherwise (or when nothing is acceptable) the handler
+/// answers, and may put the entry again with the coding. If-None-Match revalidates any held representation the
+/// request accepts (the 304 carries that representation's tag), the chosen one first.
+typedef struct he_cache_entry {
+    const char *target;
+    size_t target_len;
+    unsigned vary_mask;
+    const char *vary_values[HE_CACHE_VARY_MAX];
+    size_t vary_lens[HE_CACHE_VARY_MAX];
+    const char *tag;
+    size_t tag_len;
+    const char *etag;
+    size_t etag_len;
+    int label;
+    he_prepared *ok;
+    he_prepared *not_modified;
+    unsigned offered;
+    he_cache_variant coded[HE_CODINGS];
+} he_cache_entry;
+
+/// Creates an empty cache of at most `capacity_bytes` (entries' own bytes: key, tag, the two responses' own blocks),
+/// evicting by CLOCK. `vary_names`: the request fields entries may vary on, separated by single spaces (at most
+/// HE_CACHE_VARY_MAX, case-insensitive). `bounds`: the duration histogram's upper bounds in seconds, ascending (at
+/// most HE_CACHE_BUCKETS_MAX). A request with a body, a Range or an If-Match, If-Modified-Since, If-Unmodified-Since
+/// or If-Range field, an Authorization field, or a repeated If-None-Match or vary field is never answered from it.
+/// Thread-safe: entries live in 64 shards, each with its own lock, held only to find, link or unlink an entry
+/// (never while allocating, copying or freeing). NULL when out of memory or `vary_names` has too many names.
+he_response_cache *he_response_cache_create(size_t capacity_bytes, const char *vary_names, const double *bounds, size_t bound_count);
+/// Frees the cache (only after every server using it has stopped).
+void he_response_cache_destroy(he_response_cache *cache);
+/// The purge count: read it before computing a response to put, and pass it to he_response_cache_put.
+unsigned long long he_response_cache_generation(he_response_cache *cache);
+/// Keeps `entry` (retaining its responses; an entry with the same target and vary values is replaced). Returns 1,
+/// or 0 when refused: a purge happened since `generation` was read, a string is over 4 KiB, the label is out of
+/// range, or the entry alone is larger than its shard's share of the capacity.
+int he_response_cache_put(he_response_cache *cache, unsigned long long generation, const he_cache_entry *entry);
+/// Drops every entry tagged `tag` (every entry when `tag` is NULL) and makes puts that read the generation before
+/// this call fail. When it returns, no loop answers from a dropped entry any more. Walks every entry.
+void he_response_cache_purge(he_response_cache *cache, const char *tag, size_t tag_len);
+/// The entries held and the bytes they count.
+void he_response_cache_usage(he_response_cache *cache, size_t *entries, size_t *bytes);
+/// Answers counted so far: `counts[label][method][status]` (method 0 GET, 1 HEAD; status 0 for 200, 1 for 304),
+/// `buckets[i]` the answers whose duration was at most bounds[i] and above bounds[i-1] (the last: above every
+/// bound; bound_count + 1 values), `seconds` their summed durations.
+void he_response_cache_stats(he_response_cache *cache, unsigned long long counts[HE_CACHE_LABELS][2][2],
+                             unsigned long long *buckets, double *seconds);
+
+/// The weight, in thousandths (0…1000; 0: not acceptable), an Accept-Encoding field value gives each coding (RFC 9110
+/// §12.5.3): `value[0..<length]` when `present`, else no field (identity 1000, the others 0: a client that does not
+/// ask gets no coding, which the RFC allows). Codings are case-insensitive, `x-gzip` is `gzip` (§8.4.1.3), `*` weighs
+/// every coding not named, `q=` weights are RFC qvalues (a malformed element is ignored; a coding named twice keeps
+/// its first weight). Identity, when neither named nor covered by `*`, weighs 1: acceptable, after every named coding.
+/// An empty value: identity only. Pure; thread-safe.
+void he_accept_encoding(const char *value, size_t length, int present, int weights[HE_CODINGS]);
+
+/// The coding to send among `available` (bit i: coding i): the highest weight above 0; equal weights go to br, then
+/// gzip, then identity (the smaller body). -1 when none is acceptable. Pure; thread-safe.
+int he_choose_coding(const int weights[HE_CODINGS], unsigned available);
+
+/// Whether the If-None-Match field value `value[0..<length]` matches the representation tagged `etag` (as sent in
+/// ETag, quotes included; a W/ prefix is ignored) by RFC 9110 §13.1.2: 1 when the value is `*` alone, or a list
+/// (§5.6.1: elements separated by commas with optional spaces and tabs, empty elements ignored) of entity tags
+/// (`"…"` or `W/"…"`, case-sensitive W, characters %x21 / %x23-7E / %x80-FF inside the quotes) one of which has the
+/// same opaque tag (the weak comparison). 0 otherwise, and for any malformed value (`*` inside a list, an unquoted
+/// or unterminated tag, `w/`, anything after a tag but a comma, no element at all): a malformed precondition is not
+/// evaluated, so the full answer is sent. The engine's response cache and the application's routes both decide by
+/// this function. Pure; thread-safe.
+int he_if_none_match(const char *value, size_t length, const char *etag, size_t etag_len);
 
 /// Percent-decodes `input` into `output` (room for `input_len` bytes), '+' as space when `plus_is_space`.
 /// Returns the decoded length, or -1 when an escape is malformed.

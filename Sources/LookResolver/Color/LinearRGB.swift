@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// sRGB with linear-light channels, each nominally 0...1 (values outside are out of the sRGB gamut).
 public struct LinearRGB: Hashable, Sendable {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// A colour in Björn Ottosson's OKLab space: `lightness` 0 (black) ... 1 (white); `a` green–red and
 /// `b` blue–yellow axes, roughly -0.4 ... 0.4 for sRGB colours.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// The minimal change to a colour, with its hue kept, that makes it reach a contrast ratio against another colour
 /// (docs/design.md#keeping-the-brands-hue).

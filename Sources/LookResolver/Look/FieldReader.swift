@@ -1,3 +1,5 @@
+import StableJSON
+
 /// Reads one field's JSON value into its typed value, or says why it cannot. Pure functions.
 ///
 /// A reading with a nil value means the field falls through to the next layer; a reading can carry problems
@@ -47,8 +49,8 @@ enum FieldReader {
             // One pass over the members, in place: the two colours, and every other key as unknown.
             for index in object.members.indices {
                 let key = object.members[index].key
-                let isLight = Self.equals(key, "light")
-                guard isLight || Self.equals(key, "dark") else {
+                let isLight = key == "light"
+                guard isLight || key == "dark" else {
                     unknown.append(key)
                     continue
                 }
@@ -78,11 +80,11 @@ enum FieldReader {
         }
     }
 
-    static func choice<Choice: NamedChoice>(_ json: JSONValue, field: LookField, as _: Choice.Type) -> FieldReading<Choice> {
+    static func choice<Choice: RawRepresentable<String> & CaseIterable>(_ json: JSONValue, field: LookField, as _: Choice.Type) -> FieldReading<Choice> {
         guard case .string(let text) = json else {
             return .failed(field.rawValue, .invalidType, "expected a string, got a \(json.typeName)")
         }
-        guard let value = Choice(name: text) else {
+        guard let value = Choice(rawValue: text) else {
             let known = Choice.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
             return .failed(field.rawValue, .unknownValue, "unknown value '\(clip(text))' (this version knows \(known)); ignored")
         }
@@ -181,7 +183,7 @@ enum FieldReader {
             if let list = reading.problemList { problems += list.map { .init(field: $0.field, code: $0.code, message: $0.message) } }
             // Moved out, not copied: a topic holds several strings.
             guard let topic = reading.value.take() else { continue }
-            if topics.contains(where: { Self.equals($0.id, topic.id) }) {
+            if topics.contains(where: { $0.id == topic.id }) {
                 problems.append(.init(field: "topics[\(index)].id", code: .duplicateTopicID, message: "the id '\(topic.id)' is used by an earlier topic; ids must be unique"))
                 continue
             }
@@ -199,7 +201,7 @@ enum FieldReader {
         let members: JSONObject
         switch json {
         case .string(let name):
-            guard let preset = Topic.preset(named: name) else {
+            guard let preset = Topic.presets[name] else {
                 let known = Topic.presets.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
                 return .failed(path, .unknownValue, "unknown preset '\(clip(name))' (this version knows \(known)); ignored")
             }
@@ -213,12 +215,11 @@ enum FieldReader {
         // One pass over the members (no hashing); unknown keys come sorted, as the members are.
         for member in members.members.indices {
             let key = members.members[member].key
-            // The four names differ in length: one comparison each.
-            switch key.utf8.count {
-            case 2 where key == "id": idAt = member
-            case 5 where key == "label": labelAt = member
-            case 6 where key == "symbol": symbolAt = member
-            case 7 where key == "prefill": prefillAt = member
+            switch key {
+            case "id": idAt = member
+            case "label": labelAt = member
+            case "symbol": symbolAt = member
+            case "prefill": prefillAt = member
             default:
                 problems.append(.init(field: "\(path).\(key)", code: .unknownField, message: "a topic has id, label, symbol and prefill; '\(clip(key))' is ignored"))
             }
@@ -277,15 +278,15 @@ enum FieldReader {
     /// character (``VisibleText/isVisible(_:)``, else `invisible_text`); at most `limit` scalars. A `label` (an
     /// app name, a topic label) also refuses bidi controls (`bidi_control`, see ``VisibleText/isBidiControl(_:)``):
     /// they are refused rather than removed, so what is shown is always exactly what the team wrote.
-    /// `value` is consumed: a text kept as it is is returned without a copy.
-    static func teamText(_ value: consuming String, limit: Int, label: Bool = false) -> Result<String, TextProblem> {
-        // Printable ASCII that starts and ends with a visible character, the common case, in one pass over the
-        // bytes: nothing to trim, visible, no control or bidi character; its length is its byte count.
-        let printable = value.utf8.withContiguousStorageIfAvailable { bytes in
-            guard let first = bytes.first, let last = bytes.last, first > 0x20, last > 0x20 else { return false }
-            return isPrintableASCII(bytes)
+    static func teamText(_ value: String, limit: Int, label: Bool = false) -> Result<String, TextProblem> {
+        // Printable ASCII that starts and ends with a visible character, most names and labels: nothing to trim,
+        // no control or bidi character, visible, and its length is its byte count. (Without this the scalar loop
+        // below costs a resolve about 2,000 instructions; callgrind, docs/benchmarks.md.)
+        let isPlainASCII = value.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20 else { return false }
+            return bytes.allSatisfy { (0x20...0x7E).contains($0) }
         }
-        if printable == true {
+        if isPlainASCII == true {
             let count = value.utf8.count
             guard count <= limit else {
                 return .failure(TextProblem(code: .tooLong, message: "\(count) characters; at most \(limit)"))
@@ -294,15 +295,6 @@ enum FieldReader {
         }
         let trimmed = value.trimmingWhitespace()
         guard !trimmed.isEmpty else { return .failure(TextProblem(code: .emptyValue, message: "must not be empty")) }
-        // Printable ASCII, the common case: trimmed, it starts with a visible character, and has no control or
-        // bidi character; its length is its byte count.
-        if trimmed.utf8.withContiguousStorageIfAvailable(isPrintableASCII) == true {
-            let count = trimmed.utf8.count
-            guard count <= limit else {
-                return .failure(TextProblem(code: .tooLong, message: "\(count) characters; at most \(limit)"))
-            }
-            return .success(trimmed)
-        }
         var count = 0
         var visible = false
         var bidiControl: Unicode.Scalar?
@@ -327,32 +319,6 @@ enum FieldReader {
         return .success(trimmed)
     }
 
-    /// Whether two texts are equal, lengths first: most texts that differ (names, ids) are told apart without a
-    /// string comparison.
-    @inline(__always)
-    static func equals(_ text: borrowing String, _ other: borrowing String) -> Bool {
-        text.utf8.count == other.utf8.count && text == other
-    }
-
-    /// Whether every byte is printable ASCII (0x20…0x7E): eight bytes per step, then byte by byte. In a word, a
-    /// byte below 0x20 sets its high bit in `(w - 0x20…) & ~w` (a borrow only reaches bytes above one that is
-    /// flagged itself, so "any" is exact), and a byte of 0x7F or more sets it in `(w + 0x01…) | w`.
-    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let count = bytes.count
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        var index = 0
-        while index + 8 <= count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            if ((word &- ones &* 0x20) & ~word | (word &+ ones) | word) & highs != 0 { return false }
-            index += 8
-        }
-        while index < count {
-            guard base[index] >= 0x20, base[index] < 0x7F else { return false }
-            index += 1
-        }
-        return true
-    }
 
     /// A scalar's code point as 4 to 6 uppercase hex digits.
     static func hex(_ scalar: Unicode.Scalar) -> String {

@@ -1,3 +1,5 @@
+import StableJSON
+
 /// One layer read field by field: the values that are valid, and a diagnostic for everything ignored.
 struct LayerReading {
     var accent: AccentColor?
@@ -22,7 +24,7 @@ struct LayerReading {
         case .object(let object)?:
             // By index, in place (no iterator's copy of each member); the key is only compared.
             for index in object.members.indices {
-                guard let field = LookField(name: object.members[index].key) else {
+                guard let field = LookField.byName[object.members[index].key] else {
                     unknown(object.members[index].key, layer)
                     continue
                 }

@@ -1,3 +1,5 @@
+import StableJSON
+
 /// The fields a layer may carry, by their JSON names, and which layers may set each.
 public enum LookField: String, Sendable, CaseIterable, Hashable {
     case accent
@@ -11,24 +13,9 @@ public enum LookField: String, Sendable, CaseIterable, Hashable {
     case hasBundleIcon
     case branding
 
-    /// The field named `name` exactly (case-sensitive), or nil. Buckets by length first, so a lookup is one or
-    /// two comparisons of short strings rather than the generic switch over every name.
-    @inline(__always)
-    public init?(name: borrowing String) {
-        let field: LookField? = switch name.utf8.count {
-        case 4: name == "font" ? .font : nil
-        case 6: name == "accent" ? .accent : (name == "topics" ? .topics : nil)
-        case 7: name == "corners" ? .corners : (name == "appName" ? .appName : nil)
-        case 8: name == "branding" ? .branding : nil
-        case 10: name == "appIconUrl" ? .appIconUrl : nil
-        case 11: name == "headerStyle" ? .headerStyle : nil
-        case 13: name == "hasBundleIcon" ? .hasBundleIcon : nil
-        case 16: name == "replyExpectation" ? .replyExpectation : nil
-        default: nil
-        }
-        guard let field else { return nil }
-        self = field
-    }
+    /// The fields by name (their raw values): one hash lookup per layer member, where `init(rawValue:)` compares
+    /// the name with each field's in turn (about 4,000 instructions a resolve; callgrind, docs/benchmarks.md).
+    public static let byName: [String: LookField] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 
     /// The layers that may set this field. A value in another layer is ignored with `field_not_allowed`:
     /// the app icon URL comes from the dashboard only, the bundle icon from the app only, and branding (the

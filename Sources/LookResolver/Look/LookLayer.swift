@@ -1,6 +1,5 @@
 import Foundation
-// JSONValue, the layers' type, is StableJSON's; users of LookResolver get it with it.
-@_exported import StableJSON
+import StableJSON
 
 /// Where a look field's value came from, highest precedence first.
 public enum LookLayer: String, Sendable, Codable, CaseIterable, Hashable {

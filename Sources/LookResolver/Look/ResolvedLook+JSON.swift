@@ -1,4 +1,5 @@
 import Foundation
+import StableJSON
 
 /// The wire format (documented in docs/look.md, "The resolved look"). Written by StableJSON's ``JSONWriter``
 /// straight into bytes, members in the order of their keys' UTF-8 bytes, and nothing volatile (no time, no
@@ -30,7 +31,6 @@ extension ResolvedLook {
 
     /// Writes the look as one JSON object value, e.g. after `writer.key(static: "look")` in a larger response.
     public func write(to writer: inout JSONWriter) {
-        // Straight-line calls, no closures: a closure capturing `self` would copy the whole look.
         writer.beginObject()
         writer.beginField("accent", source: accent.source)
         writer.beginObject()
@@ -54,18 +54,18 @@ extension ResolvedLook {
         writer.key(static: "corners")
         writer.beginObject()
         writer.key(static: "radius"); writer.number(corners.value.radius)
-        writer.member(static: "source", static: corners.source.jsonName)
-        writer.member(static: "value", static: corners.value.jsonName)
+        writer.member(static: "source", corners.source.rawValue)
+        writer.member(static: "value", corners.value.rawValue)
         writer.endObject()
         writer.key(static: "diagnostics")
         writer.beginArray()
         for diagnostic in diagnostics { diagnostic.write(to: &writer) }
         writer.endArray()
         writer.beginField("font", source: font.source)
-        writer.string(static: font.value.jsonName)
+        writer.string(font.value.rawValue)
         writer.endObject()
         writer.beginField("headerStyle", source: headerStyle.source)
-        writer.string(static: headerStyle.value.jsonName)
+        writer.string(headerStyle.value.rawValue)
         writer.endObject()
         writer.key(static: "palette")
         palette.write(to: &writer)
@@ -83,7 +83,7 @@ extension ResolvedLook {
 }
 
 extension JSONWriter {
-    /// `"name": "#RRGGBB"`, written in place (no `String`, no escape scan).
+    /// `"name": "#RRGGBB"`, the colour written in place (``RGBColor/writeHex(to:)``).
     mutating func member(static name: StaticString, _ color: RGBColor) {
         member(static: name, unescapedCount: 7) { color.writeHex(to: $0) }
     }
@@ -92,64 +92,9 @@ extension JSONWriter {
     mutating func beginField(_ name: StaticString, source: LookLayer) {
         key(static: name)
         beginObject()
-        member(static: "source", static: source.jsonName)
+        member(static: "source", source.rawValue)
         key(static: "value")
     }
-}
-
-// The wire names of the enums the look writes: their raw values, as compiled-in bytes (the writer copies them
-// without a scan). `LookJSONTests` checks each against `rawValue`.
-extension LookLayer {
-    var jsonName: StaticString {
-        switch self {
-        case .dashboard: "dashboard"
-        case .code: "code"
-        case .inferred: "inferred"
-        case .default: "default"
-        }
-    }
-}
-
-extension Corners {
-    var jsonName: StaticString {
-        switch self {
-        case .round: "round"
-        case .soft: "soft"
-        case .square: "square"
-        }
-    }
-}
-
-extension FontStyle {
-    var jsonName: StaticString {
-        switch self {
-        case .system: "system"
-        case .rounded: "rounded"
-        case .serif: "serif"
-        }
-    }
-}
-
-extension HeaderStyle {
-    var jsonName: StaticString {
-        switch self {
-        case .person: "person"
-        case .team: "team"
-        case .app: "app"
-        }
-    }
-}
-
-extension HueKeptAdjustment.Direction {
-    var jsonName: StaticString { self == .darker ? "darker" : "lighter" }
-}
-
-extension ColorAdjustment.Role {
-    var jsonName: StaticString { self == .bubbleFill ? "bubbleFill" : "tint" }
-}
-
-extension Diagnostic.Severity {
-    var jsonName: StaticString { self == .error ? "error" : "warning" }
 }
 
 extension LocalizedText {
@@ -209,30 +154,7 @@ extension AppIcon {
 }
 
 extension AppearancePalette {
-    /// The compact object with every colour `#000000`: its bytes are copied whole and the eight colours written
-    /// over their placeholders, at ``hexOffsets``.
-    private static let template: StaticString = ##"{"background":"#000000","bubbleFill":"#000000","bubbleText":"#000000","secondaryText":"#000000","teamBubbleFill":"#000000","teamBubbleText":"#000000","text":"#000000","tint":"#000000"}"##
-
-    /// Where each colour's `#` is in ``template``, in the members' order (`LookBytesGoldenTests` pins the bytes).
-    static let hexOffsets = (15, 38, 61, 87, 114, 141, 158, 175)
-
     func write(to writer: inout JSONWriter) {
-        // The compact layout (the wire): one reservation, one copy, eight in-place colours.
-        guard writer.pretty else {
-            let template = Self.template, offsets = Self.hexOffsets
-            writer.rawValue(count: template.utf8CodeUnitCount) { out in
-                out.update(from: template.utf8Start, count: template.utf8CodeUnitCount)
-                background.writeHex(to: out + offsets.0)
-                bubbleFill.writeHex(to: out + offsets.1)
-                bubbleText.writeHex(to: out + offsets.2)
-                secondaryText.writeHex(to: out + offsets.3)
-                teamBubbleFill.writeHex(to: out + offsets.4)
-                teamBubbleText.writeHex(to: out + offsets.5)
-                text.writeHex(to: out + offsets.6)
-                tint.writeHex(to: out + offsets.7)
-            }
-            return
-        }
         writer.beginObject()
         writer.member(static: "background", background)
         writer.member(static: "bubbleFill", bubbleFill)
@@ -269,28 +191,19 @@ extension ColorAdjustment {
         writer.beginObject()
         writer.member(static: "adjusted", adjusted)
         writer.member(static: "against", against)
-        writer.member(static: "appearance", static: wireAppearance)
+        writer.member(static: "appearance", appearanceName)
         // Decimals written from their scaled integers: the same text as the rounded or cut Double would give.
         writer.key(static: "deltaEOK"); writer.number(Int((deltaEOK * 10_000).rounded()), places: 4)
-        writer.member(static: "direction", static: direction.jsonName)
+        writer.member(static: "direction", direction.rawValue)
         writer.key(static: "hueShift"); writer.number(Int((hueShift * 100).rounded()), places: 2)
         writer.key(static: "minimumRatio"); writer.number(Int((minimumRatio * 10).rounded()), places: 1)
         writer.member(static: "original", original)
         writer.key(static: "ratioAfter"); writer.number(Int((ratioAfter * 1_000).rounded(.down)), places: 3)
         writer.key(static: "ratioBefore"); writer.number(Int((ratioBefore * 1_000).rounded(.down)), places: 3)
-        writer.member(static: "role", static: role.jsonName)
+        writer.member(static: "role", role.rawValue)
         writer.endObject()
     }
 
-    /// ``appearanceName`` as compiled-in bytes.
-    var wireAppearance: StaticString {
-        switch (contrast, appearance) {
-        case (.standard, .light): "light"
-        case (.standard, .dark): "dark"
-        case (.increased, .light): "increasedContrast.light"
-        case (.increased, .dark): "increasedContrast.dark"
-        }
-    }
 
     /// `value` truncated toward zero to `places` decimals: a ratio shown is never above the real one.
     static func cut(_ value: Double, places: Int) -> Double {
@@ -302,11 +215,11 @@ extension ColorAdjustment {
 extension Diagnostic {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member(static: "code", code)
+        writer.member(static: "code", code.rawValue)
         writer.member(static: "field", field)
-        writer.member(static: "layer", static: layer.jsonName)
+        writer.member(static: "layer", layer.rawValue)
         writer.member(static: "message", message)
-        writer.member(static: "severity", static: severity.jsonName)
+        writer.member(static: "severity", severity.rawValue)
         writer.endObject()
     }
 }

@@ -2,6 +2,11 @@
 public struct ResolvedField<Value: Hashable & Sendable>: Hashable, Sendable {
     public var value: Value
     public var source: LookLayer
+
+    public init(value: Value, source: LookLayer) {
+        self.value = value
+        self.source = source
+    }
 }
 
 /// The look the chat shows: every field's value with its source, the palette for light and dark with every
@@ -20,4 +25,23 @@ public struct ResolvedLook: Hashable, Sendable {
     public var branding: ResolvedField<Bool>
     public var palette: Palette
     public var diagnostics: [Diagnostic]
+
+    /// A look as given, field by field: e.g. one read back from a server's JSON, or built by a test. Nothing is
+    /// checked or derived (``Resolver`` is what resolves layers and derives the palette from the accent).
+    public init(accent: ResolvedField<AccentColor>, corners: ResolvedField<Corners>, font: ResolvedField<FontStyle>,
+                headerStyle: ResolvedField<HeaderStyle>, replyExpectation: ResolvedField<LocalizedText>,
+                topics: ResolvedField<[Topic]>, appName: ResolvedField<String?>, appIcon: ResolvedField<AppIcon>,
+                branding: ResolvedField<Bool>, palette: Palette, diagnostics: [Diagnostic]) {
+        self.accent = accent
+        self.corners = corners
+        self.font = font
+        self.headerStyle = headerStyle
+        self.replyExpectation = replyExpectation
+        self.topics = topics
+        self.appName = appName
+        self.appIcon = appIcon
+        self.branding = branding
+        self.palette = palette
+        self.diagnostics = diagnostics
+    }
 }

@@ -1,3 +1,5 @@
+import StableJSON
+
 /// Resolves a look: each field on its own, dashboard > code > inferred > default, and the palette from the
 /// resolved accent. The same layers always give an equal look (and byte-identical JSON).
 public struct Resolver: Sendable {

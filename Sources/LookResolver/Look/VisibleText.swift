@@ -25,9 +25,6 @@ enum VisibleText {
         }
     }
 
-    /// Whether `text` has at least one visible character.
-    static func hasVisible(_ text: String) -> Bool { text.unicodeScalars.contains(where: isVisible) }
-
     /// The bidi formatting characters (Bidi_Control): ALM U+061C, LRM U+200E, RLM U+200F, the embeddings and
     /// overrides U+202A–U+202E and the isolates U+2066–U+2069. In a short label an unbalanced override (RLO)
     /// reverses what follows it — the name, and text the app puts after it — so names and topic labels refuse

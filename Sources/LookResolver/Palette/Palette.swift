@@ -13,6 +13,19 @@ public struct AppearancePalette: Hashable, Sendable {
     public var secondaryText: RGBColor
     public var teamBubbleFill: RGBColor
     public var teamBubbleText: RGBColor
+
+    /// A palette as given (no contrast is checked): e.g. one read back from a server's JSON.
+    public init(background: RGBColor, bubbleFill: RGBColor, bubbleText: RGBColor, tint: RGBColor, text: RGBColor,
+                secondaryText: RGBColor, teamBubbleFill: RGBColor, teamBubbleText: RGBColor) {
+        self.background = background
+        self.bubbleFill = bubbleFill
+        self.bubbleText = bubbleText
+        self.tint = tint
+        self.text = text
+        self.secondaryText = secondaryText
+        self.teamBubbleFill = teamBubbleFill
+        self.teamBubbleText = teamBubbleText
+    }
 }
 
 /// How much contrast the person asked for: the standard palette (WCAG AA, 4.5:1) or the increased-contrast one
@@ -56,6 +69,24 @@ public struct ColorAdjustment: Hashable, Sendable {
     /// How far the OKLCH hue moved, in degrees (meaningless for greys).
     public var hueShift: Double
 
+    /// An adjustment as given (nothing is recomputed): e.g. one read back from a server's JSON.
+    public init(role: Role, appearance: Appearance, contrast: ContrastLevel, direction: HueKeptAdjustment.Direction,
+                original: RGBColor, adjusted: RGBColor, against: RGBColor, minimumRatio: Double, ratioBefore: Double,
+                ratioAfter: Double, deltaEOK: Double, hueShift: Double) {
+        self.role = role
+        self.appearance = appearance
+        self.contrast = contrast
+        self.direction = direction
+        self.original = original
+        self.adjusted = adjusted
+        self.against = against
+        self.minimumRatio = minimumRatio
+        self.ratioBefore = ratioBefore
+        self.ratioAfter = ratioAfter
+        self.deltaEOK = deltaEOK
+        self.hueShift = hueShift
+    }
+
     /// The palette the change is in, as the wire format names it: `light`, `dark`, `increasedContrast.light`
     /// or `increasedContrast.dark`.
     public var appearanceName: String {
@@ -67,6 +98,11 @@ public struct ColorAdjustment: Hashable, Sendable {
 public struct IncreasedContrastPalette: Hashable, Sendable {
     public var light: AppearancePalette
     public var dark: AppearancePalette
+
+    public init(light: AppearancePalette, dark: AppearancePalette) {
+        self.light = light
+        self.dark = dark
+    }
 
     public subscript(appearance: Appearance) -> AppearancePalette {
         appearance == .light ? light : dark
@@ -97,6 +133,16 @@ public struct Palette: Hashable, Sendable {
     /// within each.
     public var adjustments: [ColorAdjustment]
 
+    /// A palette as given (no contrast is checked or derived): e.g. one read back from a server's JSON.
+    public init(light: AppearancePalette, dark: AppearancePalette, increasedContrast: IncreasedContrastPalette,
+                adjustments: [ColorAdjustment]) {
+        self.light = light
+        self.dark = dark
+        self.increasedContrast = increasedContrast
+        self.adjustments = adjustments
+    }
+
+    /// The palette the contrast rules derive from `accent` (above).
     public init(accent: AccentColor) {
         var adjustments: [ColorAdjustment] = []
         light = Self.palette(for: .light, .standard, accent: accent.light, adjustments: &adjustments)

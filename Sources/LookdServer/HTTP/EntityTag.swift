@@ -1,3 +1,5 @@
+import HTTPEngine
+
 /// Entity tags and the conditional request headers (RFC 9110 §8.8.3, §13.1.1, §13.1.2).
 enum EntityTag {
     /// The members of an `If-Match` / `If-None-Match` value: `["*"]`, or entity tags as sent (quotes and `W/` kept).
@@ -37,16 +39,22 @@ enum EntityTag {
         return tags.isEmpty ? nil : tags
     }
 
-    /// Whether `If-None-Match: value` matches the representation's `etag` (a strong tag, quotes included): `*`, or
-    /// any member equal to it by the weak comparison (`W/"x"` matches `"x"`). A malformed value matches nothing.
+    /// Whether `If-None-Match: value` matches the representation's `etag` (quotes included) by RFC 9110 §13.1.2:
+    /// the engine's rule (`he_if_none_match`), the one the engine's response cache answers by too. `*` alone, or a
+    /// list with a member equal to `etag` by the weak comparison (`W/"x"` matches `"x"`); nil or a malformed value
+    /// matches nothing. Pass every If-None-Match field line of the request joined with ", " (`Request.fieldList`).
     static func noneMatchHolds(_ value: String?, etag: String) -> Bool {
-        guard let value, let tags = list(value) else { return false }
-        return tags.contains { $0 == "*" || opaque($0) == opaque(etag) }
-    }
-
-    /// The tag without a weakness prefix.
-    static func opaque(_ tag: String) -> Substring {
-        tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
+        guard var value else { return false }
+        var etag = etag
+        return value.withUTF8 { field in
+            etag.withUTF8 { tag in
+                field.withMemoryRebound(to: CChar.self) { field in
+                    tag.withMemoryRebound(to: CChar.self) { tag in
+                        he_if_none_match(field.baseAddress, field.count, tag.baseAddress, tag.count) == 1
+                    }
+                }
+            }
+        }
     }
 
     /// The version a strong tag of ours names: `"v12"` or a fetch ETag `"v12-<16 hex digits>"` → 12. Nil for any

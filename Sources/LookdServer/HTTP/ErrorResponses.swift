@@ -113,7 +113,72 @@ extension AdminAuthError: HTTPResponseError {
 extension StoreUnavailableError: HTTPResponseError {
     var status: Int { 503 }
     var code: String { "store_unavailable" }
-    /// The store's own text stays in the daemon's log (`AppServices.guardStore`); clients get advice.
+    /// The store's own text stays in the daemon's log (`ServiceStore`); clients get advice.
     var message: String { "the store is unavailable; retry shortly" }
     var headers: [(name: String, value: String)] { [("Retry-After", "1")] }
+}
+
+extension DraftServiceError: HTTPResponseError {
+    var status: Int {
+        switch self {
+        case .draftUnknown: 404
+        case .draftConflict: 412
+        case .previewTokenInvalid: 403
+        }
+    }
+
+    var code: String {
+        switch self {
+        case .draftUnknown: "draft_unknown"
+        case .draftConflict: "draft_conflict"
+        case .previewTokenInvalid: "preview_token_invalid"
+        }
+    }
+
+    var headers: [(name: String, value: String)] {
+        if case .draftConflict(let current?) = self { return [("ETag", "\"d\(current)\"")] }
+        return []
+    }
+}
+
+extension PublishOutcomeUnknownError: HTTPResponseError {
+    var status: Int { 503 }
+    var code: String { "publish_outcome_unknown" }
+    var message: String {
+        "the database failed while committing this publish and its outcome could not be read back: it may or may not be stored; read the app's current version before publishing again"
+    }
+    var headers: [(name: String, value: String)] { [("Retry-After", "1")] }
+}
+
+extension ChangeFeedError: HTTPResponseError {
+    var status: Int {
+        switch self {
+        case .resyncRequired: 410
+        case .busy: 503
+        }
+    }
+
+    var code: String {
+        switch self {
+        case .resyncRequired: "resync_required"
+        case .busy: "feed_busy"
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .resyncRequired(let reason): reason
+        case .busy: "too many long-polls are waiting; retry shortly"
+        }
+    }
+
+    var headers: [(name: String, value: String)] { self == .busy ? [("Retry-After", "1")] : [] }
+}
+
+extension FeedAuthError: HTTPResponseError {
+    var status: Int { self == .disabled ? 403 : 401 }
+    var code: String { self == .disabled ? "forbidden" : "unauthorized" }
+    var headers: [(name: String, value: String)] {
+        self == .disabled ? [] : [("WWW-Authenticate", "Bearer realm=\"lookd-feed\"")]
+    }
 }

@@ -41,19 +41,7 @@ struct HTTPError: Error, Sendable {
                   headers: [("Allow", allowed.joined(separator: ", "))])
     }
     static func preconditionRequired(_ message: String) -> HTTPError { HTTPError(status: 428, code: "precondition_required", message: message) }
-    static func bodyTooLarge(_ limit: Int) -> HTTPError {
-        HTTPError(status: 413, code: "body_too_large", message: "the request body is larger than \(limit) bytes", closeConnection: true)
-    }
-    static func headersTooLarge(_ limit: Int) -> HTTPError {
-        HTTPError(status: 431, code: "headers_too_large", message: "the request headers are larger than \(limit) bytes", closeConnection: true)
-    }
-    static func uriTooLong(_ limit: Int) -> HTTPError {
-        HTTPError(status: 414, code: "uri_too_long", message: "the request target is longer than \(limit) bytes", closeConnection: true)
-    }
     static func limitExceeded(_ message: String) -> HTTPError { HTTPError(status: 400, code: "limit_exceeded", message: message) }
-    static func smuggling(_ message: String) -> HTTPError {
-        HTTPError(status: 400, code: "request_ambiguous", message: message, closeConnection: true)
-    }
     static func unsupportedMediaType(_ message: String) -> HTTPError { HTTPError(status: 415, code: "unsupported_media_type", message: message) }
     static func internalError(_ message: String) -> HTTPError { HTTPError(status: 500, code: "internal", message: message) }
 }

@@ -49,26 +49,3 @@ func wireFields(_ headers: [(name: String, value: String)]) -> [UInt8] {
     }
     return bytes
 }
-
-/// Whether an `If-None-Match` value matches `etag` by the weak comparison (RFC 9110 §13.1.2): `*`, the tag itself,
-/// or its weak form `W/"…"`, anywhere in the comma-separated list. Allocates nothing; the 304 path runs it each time.
-func ifNoneMatch(_ value: String, matches etag: String) -> Bool {
-    var value = value, etag = etag
-    return value.withUTF8 { list in
-        etag.withUTF8 { tag in
-            var start = 0
-            while start <= list.count {
-                var end = start
-                while end < list.count && list[end] != UInt8(ascii: ",") { end += 1 }
-                var low = start, high = end
-                while low < high && (list[low] == 32 || list[low] == 9) { low += 1 }
-                while high > low && (list[high - 1] == 32 || list[high - 1] == 9) { high -= 1 }
-                if high - low >= 2 && list[low] == UInt8(ascii: "W") && list[low + 1] == UInt8(ascii: "/") { low += 2 }
-                let candidate = UnsafeBufferPointer(rebasing: list[low..<high])
-                if (candidate.count == 1 && candidate[0] == UInt8(ascii: "*")) || candidate.elementsEqual(tag) { return true }
-                start = end + 1
-            }
-            return false
-        }
-    }
-}

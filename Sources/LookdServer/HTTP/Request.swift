@@ -7,6 +7,8 @@ struct Request: Sendable {
     var method: String
     /// The decoded path, without the query.
     var path: String
+    /// The raw query after `?` (empty when none), as received: with `path`, the key of the engine's response cache.
+    var rawQuery = ""
     var body: [UInt8]
     /// The request id echoed in `X-Request-Id` and the access log.
     var requestID: String
@@ -15,6 +17,8 @@ struct Request: Sendable {
     /// True while the handler runs on an event loop thread (a `.loop` route as served): it may then throw
     /// `RunOnWorkers` to be run again on the worker pool. False on a worker and in tests that call handlers directly.
     var onEventLoop = false
+    /// The target as the engine's response cache keys it: the decoded path, then `?` and the raw query when there is one.
+    var cacheTarget: String { rawQuery.isEmpty ? path : path + "?" + rawQuery }
     /// Header fields in arrival order (names as sent).
     private var headers: [(name: String, value: String)]
     /// Decoded query arguments in order; an argument without `=` has the value "".
@@ -34,6 +38,13 @@ struct Request: Sendable {
     /// The value of header `name` (case-insensitive; the first when repeated), or nil.
     func header(_ name: String) -> String? {
         headers.first { equalIgnoringASCIICase($0.name, name) }?.value
+    }
+
+    /// The values of every field line named `name` (ASCII case-insensitive) joined with ", ", as RFC 9110 §5.3
+    /// combines the lines of a list-based field (If-None-Match, Accept-Encoding, …), or nil when there is none.
+    func fieldList(_ name: String) -> String? {
+        let values = headers.filter { equalIgnoringASCIICase($0.name, name) }.map(\.value)
+        return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 
     /// The decoded value of query argument `name` (case-sensitive; the first when repeated), or nil.

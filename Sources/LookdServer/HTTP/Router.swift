@@ -8,28 +8,37 @@ struct RouteDoc: Sendable {
     /// Status code → description. Every status the handler can answer must be listed.
     var responses: [Int: String]
     var admin = false
+    /// True when the route needs the change feed's token (`FeedAuth`) instead.
+    var feedToken = false
     /// Query parameters: name → description.
     var query: [String: String] = [:]
     /// A short description of the request body, or nil for none.
     var requestBody: String? = nil
     /// The response media type for 2xx answers.
     var contentType = "application/json"
+    /// Other media types a 2xx answer may have, chosen by the request (e.g. `text/html` by `?format=html`).
+    var alternateContentTypes: [String] = []
     /// The largest body this route accepts; nil uses `Limits.maxBodyBytes`.
     var maxBodyBytes: (@Sendable (Limits) -> Int)? = nil
     /// Where the handler runs; nil: on the event loop for GET, on the worker pool for every other method.
     var runsOn: Executor? = nil
+    /// Which workers run it when it runs on the worker pool (or moves there with `RunOnWorkers`).
+    var lane: WorkerLane = .shared
 
     init(summary: String, responses: [Int: String], admin: Bool = false, query: [String: String] = [:],
          requestBody: String? = nil, contentType: String = "application/json", maxBodyBytes: (@Sendable (Limits) -> Int)? = nil,
-         runsOn: Executor? = nil) {
+         feedToken: Bool = false, runsOn: Executor? = nil, alternateContentTypes: [String] = [], lane: WorkerLane = .shared) {
         self.summary = summary
+        self.alternateContentTypes = alternateContentTypes
         self.responses = responses
         self.admin = admin
+        self.feedToken = feedToken
         self.query = query
         self.requestBody = requestBody
         self.contentType = contentType
         self.maxBodyBytes = maxBodyBytes
         self.runsOn = runsOn
+        self.lane = lane
     }
 
     func bodyLimit(_ limits: Limits) -> Int { maxBodyBytes?(limits) ?? limits.maxBodyBytes }
@@ -43,6 +52,17 @@ enum Executor: Sendable {
     /// On the bounded worker pool, apart from the loops (lint, resolve, preview, publish): a slow request can
     /// never delay the fast ones. When the pool's queue is full the engine answers 503 + Retry-After.
     case workers
+}
+
+/// Which worker threads run a route's requests on the worker pool.
+enum WorkerLane: Sendable {
+    /// The shared workers (`Limits.workerThreads`): lint, resolve, preview, history, reports. When all are busy,
+    /// requests wait in the shared queue.
+    case shared
+    /// The reserved workers (`Limits.reservedWorkerThreads`), or the first free shared worker before any
+    /// shared-lane request: the SDK fetch's misses and publishes, which must never wait behind lint, resolve or
+    /// preview. Its queue is apart from the shared one.
+    case reserved
 }
 
 /// Thrown by a handler running on an event loop (`Request.onEventLoop`) that finds it has slow work to do after all,

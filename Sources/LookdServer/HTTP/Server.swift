@@ -1,6 +1,6 @@
 import Foundation
 import HTTPEngine
-import Synchronization
+import Locking
 
 /// The HTTP server: lookd's own HTTP/1.1 engine (the HTTPEngine C target, docs/http.md) and the callbacks that
 /// connect it to the router. The callbacks live in this file, never in main.swift, where Swift would infer them
@@ -10,12 +10,12 @@ import Synchronization
 /// are handed to the engine's bounded worker pool. Thread-safe.
 final class Server: Sendable {
     private let context: ServerContext
-    /// The engine's server pointer, set by start and cleared by stop; the Mutex makes every access exclusive.
-    private let engine = Mutex<UInt>(0)
+    /// The engine's server pointer, set by start and cleared by stop; the lock makes every access exclusive.
+    private let engine = LockedValue<UInt>(0)
 
-    /// `fetchTable`: cached fetches the loops answer themselves (nil: none); the look service fills it.
-    init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog, fetchTable: EngineFetchTable? = nil) {
-        context = ServerContext(router: router, limits: limits, metrics: metrics, accessLog: accessLog, fetchTable: fetchTable)
+    /// `responseCache`: responses the loops answer themselves (nil: none); the look service fills it.
+    init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog, responseCache: EngineResponseCache? = nil) {
+        context = ServerContext(router: router, limits: limits, metrics: metrics, accessLog: accessLog, responseCache: responseCache)
     }
 
     deinit { stop(grace: 0) }
@@ -28,9 +28,14 @@ final class Server: Sendable {
         var config = he_config()
         config.loops = Int32(limits.threads > 0 ? limits.threads : processors)
         config.workers = Int32(limits.workerThreads > 0 ? limits.workerThreads : max(2, processors))
+        config.reserved_workers = Int32(max(0, limits.reservedWorkerThreads))
         config.worker_queue = Int32(limits.workerQueue)
+        config.body_budget = Int64(limits.bodyBudgetBytes)
         config.max_connections = Int32(limits.maxConnections)
         config.max_connections_per_address = Int32(limits.maxConnectionsPerIP)
+        config.connections_for_new_addresses = Int32(limits.connectionsForNewAddresses > 0 ? limits.connectionsForNewAddresses : -1)
+        config.min_data_rate = Double(limits.minDataRate)
+        config.rate_grace = limits.dataRateGraceSeconds
         config.max_target_bytes = limits.maxURIBytes
         config.max_field_bytes = limits.maxHeaderBytes
         config.max_fields = Int32(limits.maxHeaderFields)
@@ -40,7 +45,9 @@ final class Server: Sendable {
         config.write_timeout = limits.writeTimeoutSeconds
         config.handler = handleRequest
         config.body_limit = bodyLimit
-        config.fetch_table = context.fetchTable?.table
+        config.response_cache = context.responseCache?.cache
+        // The cache's answers reach the access log through this hook; metrics read the engine's own counters.
+        config.cached_hook = context.accessLog.fileDescriptor != nil ? cachedAnswer : nil
         config.context = Unmanaged.passUnretained(context).toOpaque()
         var error = [CChar](repeating: 0, count: 256)
         guard let started = he_server_start(host, port, &config, &error, error.count) else {
@@ -48,13 +55,19 @@ final class Server: Sendable {
             throw ConfigurationError(message.hasPrefix("not a numeric") ? "--listen needs a numeric IPv4 or IPv6 address, got \(host)" : message)
         }
         engine.withLock { $0 = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(started))) }
-        context.metrics.countConnections { [weak self] in self?.openConnections ?? 0 }
+        context.metrics.readGauges(openConnections: { [weak self] in self?.openConnections ?? 0 }, inflight: { [weak self] in self?.inflight ?? 0 })
         return he_server_port(started)
     }
 
     /// Connections open now, as the engine counts them (0 when not started). Thread-safe.
     var openConnections: Int {
         engine.withLock { raw in OpaquePointer(bitPattern: raw).map { Int(he_server_open_connections($0)) } ?? 0 }
+    }
+
+    /// Requests whose head was read and whose response is not yet completely written, as the engine counts them (0 when
+    /// not started). Thread-safe.
+    var inflight: Int {
+        engine.withLock { raw in OpaquePointer(bitPattern: raw).map { Int(he_server_inflight($0)) } ?? 0 }
     }
 
     /// Graceful stop: stops accepting at once and closes idle connections, lets requests in progress finish (their
@@ -85,19 +98,28 @@ final class ServerContext: Sendable {
     let limits: Limits
     let metrics: Metrics
     let accessLog: AccessLog
-    let fetchTable: EngineFetchTable?
+    let responseCache: EngineResponseCache?
 
-    init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog, fetchTable: EngineFetchTable?) {
+    init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog, responseCache: EngineResponseCache?) {
         self.router = router
         self.limits = limits
         self.metrics = metrics
         self.accessLog = accessLog
-        self.fetchTable = fetchTable
+        self.responseCache = responseCache
+    }
+
+    /// Logs an answer of the engine's response cache like any other (its route is the entry's label).
+    func loggedCachedAnswer(_ raw: he_request, label: Int, status: Int, bytes: Int, seconds: Double) {
+        let route = responseCache.flatMap { label < $0.labels.count ? $0.labels[label] : nil } ?? "unmatched"
+        accessLog.record(method: text(raw.method, raw.method_len), route: route, status: status, bytes: bytes, durationSeconds: seconds,
+                         requestID: String(cString: raw.request_id))
     }
 
     /// Answers one request (on a loop thread, or on a worker after `he_defer`).
     func handle(_ raw: he_request, exchange: OpaquePointer, onWorker: Bool) {
-        let started = monotonicSeconds()
+        // From the arrival of the request's last bytes (the kernel's stamp): the duration includes the time the request
+        // waited for its loop or a worker, as a client sees it.
+        let started = raw.received > 0 ? raw.received : monotonicSeconds()
         let requestID = String(cString: raw.request_id)
         let method = text(raw.method, raw.method_len)
         let path = text(raw.path, raw.path_len)
@@ -112,7 +134,7 @@ final class ServerContext: Sendable {
             switch router.match(method: method, path: path) {
             case .found(let route, let parameters):
                 if route.runsOnWorkers && !onWorker {
-                    he_defer(exchange)
+                    deferToWorkers(route, exchange)
                     return
                 }
                 routeLabel = route.pattern
@@ -120,14 +142,29 @@ final class ServerContext: Sendable {
                                       body: raw.body_len > 0 ? Array(UnsafeBufferPointer(start: raw.body, count: raw.body_len)) : [],
                                       requestID: requestID)
                 request.parameters = parameters
+                request.rawQuery = text(raw.query, raw.query_len)
                 request.onEventLoop = !onWorker
-                metrics.inflightRequests.add(1, ordering: .relaxed)
-                defer { metrics.inflightRequests.subtract(1, ordering: .relaxed) }
-                guard let answer = dispatch(route, request) else {
-                    he_defer(exchange)
+                switch dispatch(route, request) {
+                case .answer(let answer):
+                    response = answer
+                case .runOnWorkers:
+                    deferToWorkers(route, exchange)
+                    return
+                case .park(let park):
+                    guard he_park(exchange) == 0 else {
+                        response = HTTPError.internalError("this request cannot wait here; request id \(requestID)").response
+                        break
+                    }
+                    let label = route.pattern
+                    // The exchange stays valid until answered; its address crosses threads as a plain number.
+                    let address = Int(bitPattern: exchange)
+                    park.start(ParkedAnswer { [self] answer in
+                        guard let exchange = OpaquePointer(bitPattern: address) else { return }
+                        send(answer, exchange: exchange, parked: true)
+                        record(method: method, route: label, response: answer, started: started, requestID: requestID)
+                    })
                     return
                 }
-                response = answer
             case .wrongMethod(let allowed, let pattern):
                 routeLabel = pattern
                 response = HTTPError.methodNotAllowed(allowed).response
@@ -136,10 +173,22 @@ final class ServerContext: Sendable {
             }
         }
         send(response, exchange: exchange)
-        let duration = monotonicSeconds() - started
-        metrics.recordRequest(method: method, route: routeLabel, status: response.status, durationSeconds: duration)
-        accessLog.record(method: method, route: routeLabel, status: response.status, bytes: response.body.count,
+        record(method: method, route: routeLabel, response: response, started: started, requestID: requestID)
+    }
+
+    private func record(method: String, route: String, response: Response, started: Double, requestID: String) {
+        let duration = max(0, monotonicSeconds() - started)
+        metrics.recordRequest(method: method, route: route, status: response.status, durationSeconds: duration)
+        accessLog.record(method: method, route: route, status: response.status, bytes: response.body.count,
                          durationSeconds: duration, requestID: requestID)
+    }
+
+    /// Hands the request to the route's worker lane (`RouteDoc.lane`).
+    private func deferToWorkers(_ route: Route, _ exchange: OpaquePointer) {
+        switch route.doc.lane {
+        case .shared: he_defer(exchange)
+        case .reserved: he_defer_reserved(exchange)
+        }
     }
 
     /// The body limit for a request about to send a body: its route's, or the default.
@@ -150,22 +199,32 @@ final class ServerContext: Sendable {
         return limits.maxBodyBytes
     }
 
-    /// The handler's response, or nil when it asked to run on the workers instead.
-    private func dispatch(_ route: Route, _ request: Request) -> Response? {
+    private enum Dispatched {
+        case answer(Response)
+        /// The handler asked to run on the workers instead.
+        case runOnWorkers
+        /// The handler (on a worker) will answer later.
+        case park(ParkRequest)
+    }
+
+    private func dispatch(_ route: Route, _ request: Request) -> Dispatched {
         do {
-            return try route.handler(request)
+            return .answer(try route.handler(request))
         } catch is RunOnWorkers where request.onEventLoop {
-            return nil
+            return .runOnWorkers
+        } catch let park as ParkRequest where !request.onEventLoop {
+            return .park(park)
         } catch let error as HTTPError {
-            return error.response
+            return .answer(error.response)
         } catch {
             ServerLog.error("lookd: \(route.method) \(route.pattern): unexpected error: \(error)")
-            return HTTPError.internalError("unexpected error; see the daemon's log with request id \(request.requestID)").response
+            return .answer(HTTPError.internalError("unexpected error; see the daemon's log with request id \(request.requestID)").response)
         }
     }
 
-    private func send(_ response: Response, exchange: OpaquePointer) {
-        if let prepared = response.prepared {
+    /// Writes `response` to the exchange; `parked`: the exchange was parked (`he_park`) and this is its answer.
+    private func send(_ response: Response, exchange: OpaquePointer, parked: Bool = false) {
+        if let prepared = response.prepared, !parked {
             he_respond_prepared(exchange, prepared.wire, response.closeConnection ? 1 : 0)
             return
         }
@@ -173,8 +232,9 @@ final class ServerContext: Sendable {
         fieldBytes.withUnsafeBufferPointer { fieldBuffer in
             fieldBuffer.withMemoryRebound(to: CChar.self) { names in
                 response.body.withUnsafeBytes { body in
-                    he_respond(exchange, Int32(response.status), names.baseAddress, names.count, body.baseAddress, body.count,
-                               response.closeConnection ? 1 : 0)
+                    let respond = parked ? he_respond_parked : he_respond
+                    respond(exchange, Int32(response.status), names.baseAddress, names.count, body.baseAddress, body.count,
+                            response.closeConnection ? 1 : 0)
                 }
             }
         }
@@ -239,6 +299,13 @@ private func isCleanPath(_ start: UnsafePointer<CChar>?, _ count: Int) -> Bool {
 private func handleRequest(_ context: UnsafeMutableRawPointer?, _ request: UnsafePointer<he_request>?, _ exchange: OpaquePointer?, _ onWorker: Int32) {
     guard let context, let request, let exchange else { return }
     Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().handle(request.pointee, exchange: exchange, onWorker: onWorker != 0)
+}
+
+private func cachedAnswer(_ context: UnsafeMutableRawPointer?, _ request: UnsafePointer<he_request>?, _ label: Int32, _ status: Int32,
+                          _ bytes: Int, _ seconds: Double) {
+    guard let context, let request else { return }
+    Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
+        .loggedCachedAnswer(request.pointee, label: Int(label), status: Int(status), bytes: bytes, seconds: seconds)
 }
 
 private func bodyLimit(_ context: UnsafeMutableRawPointer?, _ request: UnsafePointer<he_request>?) -> Int64 {

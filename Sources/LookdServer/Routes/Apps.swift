@@ -9,33 +9,46 @@ enum AppRoutes {
     static func register(into router: inout Router, app: AppServices) {
         router.add(Route("GET", "/v1/apps/{appKey}/look", doc: RouteDoc(
             summary: "What the SDK fetches: the app's published dashboard layer, its version, the resolved look over the defaults, and its texts in the negotiated locale (?lang= beats Accept-Language). Strong ETag; If-None-Match gives 304.",
-            responses: [200: "the published look", 304: "not modified (If-None-Match matched)",
+            responses: [200: "the published look (or, with a preview token, the draft marked \"draft\": true); br or gzip when Accept-Encoding prefers it (Content-Encoding, its own ETag)",
+                        304: "not modified (If-None-Match matched the tag of a representation the request accepts)",
+                        406: "Accept-Encoding refuses identity, gzip and br (encoding_unacceptable)",
                         400: "malformed app key (key_invalid) or language tag (lang_invalid)",
+                        403: "a preview token that is forged, expired, revoked, for another app or an older draft (preview_token_invalid)",
                         404: "no look published for this app (app_unknown)", 503: "store unavailable (store_unavailable)"],
-            query: ["lang": "BCP 47 language tag, e.g. de or pt-BR; beats Accept-Language"])) { request in
+            query: ["lang": "BCP 47 language tag, e.g. de or pt-BR; beats Accept-Language",
+                    "preview": "a preview token (POST …/look/draft/preview-tokens): answer the app's draft instead, never cached; also as the Lookd-Preview header"],
+            lane: .reserved)) { request in
             let key = try appKey(request)
-            let lang = request.query("lang")
-            let (locale, _) = try app.strings.negotiate(lang: lang, acceptLanguage: request.header("accept-language"))
-            // The engine's fetch table may answer this app in this language itself from now on when the language came
-            // from `lang` alone (so Accept-Language cannot change the answer).
-            let forFetchTable = try lang != nil && {
-                let alone = try app.strings.negotiate(lang: lang, acceptLanguage: nil)
-                return alone.matched && alone.locale == locale
-            }()
+            // A preview token asks for the draft: never from (or into) any cache, always on the workers.
+            if let token = request.query("preview") ?? request.header("lookd-preview") {
+                guard !request.onEventLoop else { throw RunOnWorkers() }
+                return try PreviewTokenRoutes.draftFetch(key: key, token: token, request: request, app: app)
+            }
+            // The content coding (RFC 9110 §12.5.3): the engine's negotiation, so both paths choose alike.
+            let accept = AcceptEncoding(request.header("accept-encoding"))
+            guard let chosen = accept.preferred(among: LookEncodings.offered) else {
+                throw HTTPError(status: 406, code: "encoding_unacceptable",
+                                message: "Accept-Encoding refuses every coding this response has (identity, gzip, br)")
+            }
+            let (locale, decidedByLang) = try app.strings.fetchLocale(lang: request.query("lang"), acceptLanguage: request.header("accept-language"))
+            // The engine's response cache may answer this target itself from now on when the language came from `lang`
+            // alone (so no request field can change the answer).
+            let fill = decidedByLang
+                ? LookService.CacheFill(target: request.cacheTarget, label: 0, targetOf: { "/v1/apps/\(key)/look?lang=\($0.identifier)" }) : nil
             // A hit, or a new language of an app whose shared part is cached, is answered on the event loop; a miss
             // of the shared part (store read, resolve, encode) moves to the workers.
+            // A coding other than identity is compressed once per response, on a worker (LookEncodings).
+            let encode = chosen != .identity
             let cached = try request.onEventLoop
-                ? app.looks.fromMemory(appKey: key, locale: locale, forFetchTable: forFetchTable) ?? { throw RunOnWorkers() }()
-                : app.guardStore { try app.looks.fetch(appKey: key, locale: locale, forFetchTable: forFetchTable) }
-            let notModified = EntityTag.noneMatchHolds(request.header("if-none-match"), etag: cached.etag)
-            let response: Response
-            if let prepared = cached.prepared {
-                response = .prebuilt(notModified ? prepared.notModified : prepared.ok)
-            } else {
-                response = notModified ? Response(status: 304, headers: cached.headers.notModified)
-                    : Response(status: 200, headers: cached.headers.ok, body: cached.body)
+                ? app.looks.fromMemory(appKey: key, locale: locale, fill: fill) ?? { throw RunOnWorkers() }()
+                : try app.looks.fetch(appKey: key, locale: locale, fill: fill, encode: encode)
+            if encode && !cached.encodings.isComputed { throw RunOnWorkers() }
+            // If-None-Match revalidates any representation the request accepts, the chosen one first (as the engine).
+            let noneMatch = request.fieldList("if-none-match")
+            let revalidated = ([chosen] + ContentCoding.allCases).first {
+                accept.weight($0) > 0 && EntityTag.noneMatchHolds(noneMatch, etag: $0.etag(cached.etag))
             }
-            return response
+            return LookResponse.response(cached, revalidated ?? chosen, notModified: revalidated != nil)
         })
 
         router.add(Route("PUT", "/v1/apps/{appKey}/look", doc: RouteDoc(
@@ -45,13 +58,13 @@ enum AppRoutes {
                         403: "admin API disabled: no token configured (forbidden)", 412: "the app's current version is not the one in If-Match / the app exists (version_conflict)",
                         413: "body over --max-body (body_too_large)", 415: "not JSON (unsupported_media_type)",
                         422: "the layer has errors (look_invalid; details: diagnostics)", 428: "no If-Match / If-None-Match (precondition_required)",
-                        503: "store unavailable (store_unavailable)"],
-            admin: true, requestBody: "the dashboard layer: {\"accent\": …, \"corners\": …, …}")) { request in
+                        503: "store unavailable, nothing published (store_unavailable); or the database failed during COMMIT and the outcome is unknown: read the current version (publish_outcome_unknown)"],
+            admin: true, requestBody: "the dashboard layer: {\"accent\": …, \"corners\": …, …}", lane: .reserved)) { request in
             try app.auth.authorize(authorization: request.header("authorization"))
             let key = try appKey(request)
             let precondition = try publishPrecondition(request, required: true)
             let body = try jsonBody(request, limits: app.limits)
-            let (stored, diagnostics) = try app.guardStore { try app.looks.publish(appKey: key, body: body, precondition: precondition) }
+            let (stored, diagnostics) = try app.looks.publish(appKey: key, body: body, precondition: precondition)
             return publishResponse(key: key, stored, diagnostics: diagnostics)
         })
 
@@ -63,7 +76,7 @@ enum AppRoutes {
             try app.auth.authorize(authorization: request.header("authorization"))
             let key = try appKey(request)
             let limit = try integerParameter(request, "limit", default: 50, range: 1...1000)
-            let body = try app.guardStore { try app.looks.history(appKey: key, limit: limit) }
+            let body = try app.looks.history(appKey: key, limit: limit)
             return Response.json(body, headers: [("Cache-Control", "no-store")])
         })
 
@@ -72,15 +85,16 @@ enum AppRoutes {
             responses: [201: "republished as the next version", 400: "malformed app key, version or precondition",
                         401: "missing or wrong admin token (unauthorized)", 403: "admin API disabled (forbidden)",
                         404: "unknown app (app_unknown) or version (version_unknown)", 412: "If-Match does not name the current version (version_conflict)",
-                        428: "If-Match: * (precondition_required): name the current version instead", 503: "store unavailable (store_unavailable)"],
-            admin: true, query: ["to": "the version to republish (required)"])) { request in
+                        428: "If-Match: * (precondition_required): name the current version instead",
+                        503: "store unavailable, nothing published (store_unavailable); or the outcome is unknown (publish_outcome_unknown)"],
+            admin: true, query: ["to": "the version to republish (required)"], lane: .reserved)) { request in
             try app.auth.authorize(authorization: request.header("authorization"))
             let key = try appKey(request)
             guard request.query("to") != nil else { throw HTTPError.badRequest("parameter_invalid", "rollback needs ?to=VERSION") }
             let target = try integerParameter(request, "to", default: 0, range: 1...Int(Int32.max))
             let precondition = try publishPrecondition(request, required: false)
             if case .newApp? = precondition { throw HTTPError.badRequest("precondition_invalid", "If-None-Match: * does not apply to a rollback") }
-            let stored = try app.guardStore { try app.looks.rollback(appKey: key, to: target, precondition: precondition) }
+            let stored = try app.looks.rollback(appKey: key, to: target, precondition: precondition)
             var response = publishResponse(key: key, stored, diagnostics: [])
             response.status = 201
             return response
@@ -94,7 +108,7 @@ enum AppRoutes {
         return key
     }
 
-    private static func publishResponse(key: String, _ stored: StoredVersion, diagnostics: [Diagnostic]) -> Response {
+    static func publishResponse(key: String, _ stored: StoredVersion, diagnostics: [Diagnostic]) -> Response {
         var writer = JSONWriter(capacity: 256 + 128 * diagnostics.count)
         writer.beginObject()
         writer.member("appKey", key)

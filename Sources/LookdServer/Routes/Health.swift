@@ -6,7 +6,7 @@ enum HealthRoutes {
         })
         router.add(Route("GET", "/readyz", doc: RouteDoc(summary: "Readiness: the store answers a query.",
                                                           responses: [200: "ready", 503: "the store is unavailable (store_unavailable)"])) { _ in
-            try app.guardStore { try app.store.ping() }
+            try app.ready()
             return Response.json(Array("{\"status\":\"ready\"}".utf8), headers: [("Cache-Control", "no-store")])
         })
         router.add(Route("GET", "/metrics", doc: RouteDoc(summary: "Prometheus metrics: requests by route and status, latency histogram, cache hits, store errors, open connections.",

@@ -31,7 +31,7 @@ enum OpenAPIRoute {
             }
             for (name, description) in doc.query.sorted(by: { $0.key < $1.key }) {
                 parameters.append(["name": name, "in": "query", "required": OpenAPISchemas.requiredQuery.contains(name),
-                                   "schema": OpenAPISchemas.query(name), "description": description])
+                                   "schema": OpenAPISchemas.query(name, pattern: route.pattern), "description": description])
             }
             for header in OpenAPISchemas.headers(method: route.method, pattern: route.pattern) {
                 parameters.append(["name": header.name, "in": "header", "required": false, "schema": header.schema, "description": header.description])
@@ -43,13 +43,20 @@ enum OpenAPIRoute {
                                             "content": ["application/json": ["schema": schema]]] as [String: Any]
             }
             if doc.admin { operation["security"] = [["adminToken": [String]()]] }
+            if doc.feedToken { operation["security"] = [["feedToken": [String]()]] }
             var responses: [String: Any] = [:]
             for (status, description) in doc.responses {
                 let media = status < 300 ? doc.contentType : "application/json"
                 var response: [String: Any] = ["description": description]
-                if status != 304 && status != 204 {
-                    let schema: [String: Any] = status >= 400 ? ["$ref": "#/components/schemas/Error"] : (media == "application/json" ? ["type": "object"] : ["type": "string"])
-                    response["content"] = [media: ["schema": schema]]
+                if let content = OpenAPISchemas.responseContent(method: route.method, pattern: route.pattern, status: status) {
+                    response["content"] = content
+                } else if status != 304 && status != 204 {
+                    var content: [String: Any] = [:]
+                    for type in [media] + (status < 300 ? doc.alternateContentTypes : []) {
+                        let schema: [String: Any] = status >= 400 ? ["$ref": "#/components/schemas/Error"] : (type == "application/json" ? ["type": "object"] : ["type": "string"])
+                        content[type] = ["schema": schema]
+                    }
+                    response["content"] = content
                 }
                 responses[String(status)] = response
             }
@@ -61,9 +68,10 @@ enum OpenAPIRoute {
             "info": ["title": "lookd", "version": lookdVersion,
                      "description": "Look and localization resolution for the pingfront chat. Every error is {\"error\": {\"code\", \"message\"}}."],
             "paths": paths,
+            "webhooks": OpenAPISchemas.webhooks,
             "components": [
-                "securitySchemes": ["adminToken": ["type": "http", "scheme": "bearer"]],
-                "schemas": ["Error": [
+                "securitySchemes": ["adminToken": ["type": "http", "scheme": "bearer"], "feedToken": ["type": "http", "scheme": "bearer"]],
+                "schemas": ["ChangeEvent": OpenAPISchemas.changeEvent, "Error": [
                     "type": "object", "required": ["error"],
                     "properties": ["error": ["type": "object", "required": ["code", "message"],
                                              "properties": ["code": ["type": "string"], "message": ["type": "string"], "details": [:] as [String: Any]]] as [String: Any]],

@@ -18,16 +18,21 @@ enum OpenAPISchemas {
     static var appKey: Schema { ["type": "string", "pattern": appKeyPattern, "minLength": 41, "maxLength": 41,
                                  "examples": ["pk_live_540dxxtmh32jjac1btdv5rs11r3kjn166"]] }
 
-    /// A query parameter's schema by name (every route uses the same names for the same things).
-    static func query(_ name: String) -> Schema {
-        switch name {
-        case "lang": ["type": "string", "pattern": languageTagPattern, "maxLength": StringsService.maxTagBytes]
-        case "app": appKey
-        case "appearance": ["type": "string", "enum": PreviewRequest.appearanceValues]
-        case "format": ["type": "string", "enum": LintFormat.allCases.map(\.rawValue)]
-        case "strict": ["type": "string", "enum": ["true", "false"]]
-        case "limit": ["type": "integer", "minimum": 1, "maximum": 1000]
-        case "to": ["type": "integer", "minimum": 1, "maximum": Int(Int32.max)]
+    /// A query parameter's schema by name (every route uses the same names for the same things; only the report's
+    /// `format` is json or html, given by `pattern`).
+    static func query(_ name: String, pattern: String = "") -> Schema {
+        switch (name, pattern.hasSuffix("/look/report")) {
+        case ("format", true): ["type": "string", "enum": ["json", "html"]]
+        case ("draft", _): ["type": "string", "enum": ["true", "false"]]
+        case ("lang", _): ["type": "string", "pattern": languageTagPattern, "maxLength": StringsService.maxTagBytes]
+        case ("app", _): appKey
+        case ("appearance", _): ["type": "string", "enum": PreviewRequest.appearanceValues]
+        case ("format", _): ["type": "string", "enum": LintFormat.allCases.map(\.rawValue)]
+        case ("strict", _): ["type": "string", "enum": ["true", "false"]]
+        case ("limit", _): ["type": "integer", "minimum": 1, "maximum": 1000]
+        case ("to", _): ["type": "integer", "minimum": 1, "maximum": Int(Int32.max)]
+        case ("after", _): ["type": "integer", "minimum": 0, "maximum": Int(Int64.max)]
+        case ("wait", _): ["type": "integer", "minimum": 0, "maximum": ChangeFeedService.maxWaitSeconds]
         default: ["type": "string"]
         }
     }
@@ -41,8 +46,11 @@ enum OpenAPISchemas {
             ("Accept-Language", ["type": "string", "maxLength": 1024], "the user's languages; ?lang= wins")
         switch (method, pattern) {
         case ("GET", "/v1/apps/{appKey}/look"), ("GET", "/v1/strings"):
-            return [acceptLanguage, ("If-None-Match", ["type": "string", "pattern": entityTagListPattern],
-                                     "entity tags (weak comparison) or *: 304 when one matches")]
+            let headers = [acceptLanguage, ("If-None-Match", ["type": "string", "pattern": entityTagListPattern] as Schema,
+                                            "entity tags (weak comparison) or *: 304 when one matches")]
+            guard pattern == "/v1/apps/{appKey}/look" else { return headers }
+            return headers + [("Lookd-Preview", ["type": "string", "maxLength": 256] as Schema,
+                               "a preview token: answer the app's draft (as ?preview=); 403 preview_token_invalid when it does not hold")]
         case ("GET", "/v1/locales/match"), ("GET", "/v1/preview"), ("POST", "/v1/preview"):
             return [acceptLanguage]
         case ("PUT", "/v1/apps/{appKey}/look"):
@@ -51,9 +59,63 @@ enum OpenAPISchemas {
                     ("If-None-Match", ["type": "string", "enum": ["*"]], "* for a new app's first version")]
         case ("POST", "/v1/apps/{appKey}/look/rollback"):
             return [("If-Match", ["type": "string", "pattern": entityTagsPattern], "optional: the current version's ETag (*: 428)")]
+        case ("PUT", "/v1/apps/{appKey}/look/draft"):
+            return [("If-Match", ["type": "string", "pattern": entityTagsPattern],
+                     "the draft's ETag, e.g. \"d3\" (another tag: 412; *: 428). Send it or If-None-Match, not both."),
+                    ("If-None-Match", ["type": "string", "enum": ["*"]], "* when the app has no draft")]
+        case ("DELETE", "/v1/apps/{appKey}/look/draft"):
+            return [("If-Match", ["type": "string", "pattern": entityTagsPattern], "optional: the draft's ETag, e.g. \"d3\"")]
+        case ("POST", "/v1/apps/{appKey}/look/draft/publish"):
+            return [("If-Match", ["type": "string", "pattern": entityTagsPattern],
+                     "the LIVE version's ETag, e.g. \"v3\" (another tag: 412; *: 428). Send it or If-None-Match, not both."),
+                    ("If-None-Match", ["type": "string", "enum": ["*"]], "* for a new app's first version")]
+        case ("GET", "/v1/changes"):
+            return [("Accept", ["type": "string", "maxLength": 256], "text/event-stream for server-sent events; anything else: JSON pages"),
+                    ("Last-Event-ID", ["type": "string", "pattern": "^[0-9]{1,18}$"], "with text/event-stream: the last seq seen (wins over after)")]
         default:
             return []
         }
+    }
+
+    /// One change-feed event: the feed's element and a webhook's body.
+    static var changeEvent: Schema {
+        [
+            "type": "object", "required": ["seq", "appKey", "version", "kind", "etag", "at"],
+            "properties": [
+                "seq": ["type": "integer", "minimum": 1, "description": "the feed position; only grows"] as Schema,
+                "appKey": appKey,
+                "version": ["type": "integer", "minimum": 1, "description": "the version this change made current"] as Schema,
+                "kind": ["type": "string", "description": "publish, rollback; later kinds may appear: ignore unknown ones"] as Schema,
+                "etag": ["type": "string", "description": "the version's ETag as a publish answers it, e.g. \"v3\""] as Schema,
+                "at": ["type": "string", "format": "date-time", "description": "when the version was published (RFC 3339, UTC)"] as Schema,
+            ],
+        ]
+    }
+
+    /// A 2xx answer's content when it is not a plain object: nil for the default.
+    static func responseContent(method: String, pattern: String, status: Int) -> Schema? {
+        guard (method, pattern, status) == ("GET", "/v1/changes", 200) else { return nil }
+        let page: Schema = [
+            "type": "object", "required": ["events", "next"],
+            "properties": ["events": ["type": "array", "items": ["$ref": "#/components/schemas/ChangeEvent"]] as Schema,
+                           "next": ["type": "integer", "minimum": 0, "description": "the cursor to resume from"] as Schema],
+        ]
+        return ["application/json": ["schema": page] as Schema,
+                "text/event-stream": ["schema": ["type": "string", "description": "id: SEQ / event: change / data: a ChangeEvent, per event"] as Schema] as Schema]
+    }
+
+    /// The webhook a receiver implements (`lookd serve --webhook URL`): one POST per event and receiver.
+    static var webhooks: Schema {
+        let header = { (description: String) -> Schema in ["required": true, "schema": ["type": "string"] as Schema, "description": description] }
+        return ["change": ["post": [
+            "summary": "A change-feed event, signed (docs/webhooks.md). Answer 2xx to acknowledge; 408, 429 and 5xx are retried with backoff; other 4xx stop this delivery.",
+            "parameters": [
+                ["name": "Lookd-Delivery", "in": "header"].merging(header("unique per event and receiver; the same on every retry: deduplicate on it")) { $1 },
+                ["name": "Lookd-Signature", "in": "header"].merging(header("t=UNIX_SECONDS,v1=HEX: HMAC-SHA256 with the webhook secret over `UNIX_SECONDS.` and the body")) { $1 },
+            ] as [Any],
+            "requestBody": ["required": true, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/ChangeEvent"]] as Schema] as Schema] as Schema,
+            "responses": ["200": ["description": "acknowledged (any 2xx)"] as Schema] as Schema,
+        ] as Schema] as Schema]
     }
 
     /// The request body's schema by route, or nil for a plain object.
@@ -70,7 +132,7 @@ enum OpenAPISchemas {
         ]
         let arguments: Schema = ["type": "object", "additionalProperties": ["type": ["number", "string"]] as Schema]
         switch (method, pattern) {
-        case ("PUT", "/v1/apps/{appKey}/look"):
+        case ("PUT", "/v1/apps/{appKey}/look"), ("PUT", "/v1/apps/{appKey}/look/draft"):
             return layer
         case ("POST", "/v1/looks/resolve"), ("POST", "/v1/preview"):
             return layers

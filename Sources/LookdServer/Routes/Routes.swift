@@ -7,7 +7,13 @@ enum Routes {
         LintRoutes.register(into: &router, app: services)
         LookRoutes.register(into: &router, app: services)
         AppRoutes.register(into: &router, app: services)
+        ChangeRoutes.register(into: &router, app: services)
         PreviewRoutes.register(into: &router, app: services)
+        PreviewMatrixRoutes.register(into: &router, app: services)
+        PreviewEditorRoutes.register(into: &router, app: services)
+        ReportRoutes.register(into: &router, app: services)
+        DraftRoutes.register(into: &router, app: services)
+        PreviewTokenRoutes.register(into: &router, app: services)
         OpenAPIRoute.register(into: &router, limits: services.limits)
         return router
     }

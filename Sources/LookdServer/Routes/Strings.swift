@@ -37,7 +37,7 @@ enum StringsRoutes {
                 ("ETag", cached.etag), ("Content-Language", locale.identifier), ("Vary", "Accept-Language"),
                 ("Cache-Control", "public, max-age=300"),
             ]
-            if EntityTag.noneMatchHolds(request.header("if-none-match"), etag: cached.etag) {
+            if EntityTag.noneMatchHolds(request.fieldList("if-none-match"), etag: cached.etag) {
                 return Response(status: 304, headers: headers)
             }
             return Response.json(cached.body, headers: headers)

@@ -16,6 +16,13 @@ struct AdminAuth: Sendable {
 
     var isConfigured: Bool { token != nil }
 
+    /// The key that signs preview tokens: HMAC-SHA256 of a fixed label under the admin token, so every replica with
+    /// the same token verifies the others' tokens and a new admin token retires every preview token. nil without a
+    /// token (then no preview token is valid).
+    var previewTokenKey: [UInt8]? {
+        token.map { Crypto.hmacSHA256(key: $0, data: Array("lookd preview tokens v1".utf8)) }
+    }
+
     /// Loads the token: the file wins over the environment. Throws a ConfigurationError when the file
     /// cannot be read or the token is shorter than `minimumLength`.
     static func load(file: String?, environment: [String: String]) throws -> AdminAuth {

@@ -1,3 +1,4 @@
+import FNV
 import StableJSON
 
 /// The SDK fetch's body, `{"appKey","dashboard","direction","locale","look","publishedAt","texts","version"}` (keys
@@ -6,8 +7,9 @@ import StableJSON
 ///     {"appKey":…,"dashboard":…,   "direction":…,"locale":…,   "look":…,"publishedAt":…,   "texts":…,   "version":N}
 ///     └──────── head ───────────┘  └──── language.before ────┘  └─────── middle ───────┘  └─ after ─┘  └─ tail ──┘
 ///
-/// The Swift path joins the pieces into one body; the engine's fetch table keeps the shared pieces once per app
-/// and each language's two pieces, and joins them itself per request. Both give the same bytes as one `JSONWriter`
+/// The Swift path joins the pieces into one body; a response in the engine's response cache references the app
+/// version's shared pieces (one copy per version) and holds its language's two pieces, and the engine writes the runs
+/// in order. Both give the same bytes as one `JSONWriter`
 /// writing the whole object (compact layout). Value types; `Sendable`.
 enum FetchBody {
     /// The pieces every language of an app version shares: `bytes` is head, middle and tail; `cut1` ends the head and
@@ -16,6 +18,23 @@ enum FetchBody {
         var bytes: [UInt8]
         var cut1: Int
         var cut2: Int
+        /// `FNV1a64.hash(bytes)`, computed once per app version: a language's tag continues it over the language's own
+        /// pieces (`tagHash`), so a build hashes ~0.4 KB instead of the whole ~3.3 KB body (the body's hash was 10% of
+        /// the cold spread's samples, docs/benchmarks.md, run H).
+        var hash: UInt64
+
+        init(bytes: [UInt8], cut1: Int, cut2: Int) {
+            self.bytes = bytes
+            self.cut1 = cut1
+            self.cut2 = cut2
+            hash = FNV1a64.hash(bytes)
+        }
+    }
+
+    /// The hash a response's ETag carries: FNV-1a 64 over the shared pieces, then the language's own pieces. Equal
+    /// bodies have equal pieces (the cuts are fixed by the JSON's members), hence equal tags.
+    static func tagHash(_ shared: Shared, _ language: Language) -> UInt64 {
+        FNV1a64.hash(language.bytes, from: shared.hash)
     }
 
     /// A language's own pieces: `bytes[..<cut]` go after the head, `bytes[cut...]` after the middle.

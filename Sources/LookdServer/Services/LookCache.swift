@@ -1,63 +1,41 @@
+import FNV
 import LookResolver
 import Strings
-import Synchronization
+import Locking
 
-/// One cached SDK fetch response: the exact body bytes and their ETag for one app version and language, and the
-/// 200 and 304 as wire bytes built once per fill, so that a cache hit is written without building anything. (The
-/// one place a service holds HTTP bytes: the hot path's speed depends on it; docs/design.md.) It also keeps the
-/// body's pieces (`FetchBody`), which the engine's fetch table keeps instead of the whole body.
+/// One SDK fetch response as domain values: the exact body bytes and their ETag value for one app version and
+/// language, with the app key, version and language they are for. It also keeps the body's pieces (`FetchBody`), from
+/// which the engine's response cache composes its copy without repeating what every language shares. It builds no
+/// HTTP: the header fields and the prepared 200 and 304 are the edge's (`LookResponse`, `PreparedLook`), kept in
+/// `edge` once built so that a look cache hit builds nothing.
 struct CachedLook: Sendable {
-    /// The 200 and the 304, built once: what the look cache keeps so that a hit builds nothing.
-    final class Prepared: Sendable {
-        let ok: PreparedResponse
-        let notModified: PreparedResponse
-
-        init(_ look: CachedLook) {
-            let headers = look.headers
-            ok = PreparedResponse(status: 200, headers: headers.ok, body: look.body)
-            notModified = PreparedResponse(status: 304, headers: headers.notModified, body: [])
-        }
-    }
-
     var appKey: String
     var version: Int
     var locale: LocaleTag
     var body: [UInt8]
-    /// Strong ETag: `"v<version>-<16 hex digits of fnv1a64Hex(body)>"`. Equal bytes, equal tag.
+    /// Strong ETag value: `"v<version>-<16 hex digits of FetchBody.tagHash>"` (FNV-1a 64 over the version's shared
+    /// pieces, then the language's own). Equal bytes, equal tag.
     var etag: String
     var shared: FetchBody.Shared
     var language: FetchBody.Language
-    /// The prepared 200 and 304; nil for a response built to be answered once and then kept by the engine's fetch
-    /// table instead of the look cache.
-    var prepared: Prepared?
+    /// Whether the look cache keeps this response (false: built to be answered once and then kept by the engine's
+    /// response cache instead).
+    var heldByLookCache: Bool
+    /// The body in the other content codings, computed once when first needed (shared by every copy of this value).
+    let encodings = LookEncodings()
+    /// What the HTTP edge derives from this response, kept once built (shared by every copy of this value).
+    let edge = EdgeSlot()
 
-    /// `prepared`: build the 200 and the 304 now (a response the look cache keeps).
-    init(appKey: String, version: Int, locale: LocaleTag, shared: FetchBody.Shared, language: FetchBody.Language, prepared: Bool = true) {
+    /// `heldByLookCache`: a response the look cache keeps.
+    init(appKey: String, version: Int, locale: LocaleTag, shared: FetchBody.Shared, language: FetchBody.Language, heldByLookCache: Bool = true) {
         self.appKey = appKey
         self.version = version
         self.locale = locale
         self.shared = shared
         self.language = language
+        self.heldByLookCache = heldByLookCache
         body = FetchBody.join(shared, language)
-        etag = "\"v\(version)-\(fnv1a64Hex(body))\""
-        if prepared { self.prepared = Prepared(self) }
-    }
-
-    /// This response's fields: its 200's and its 304's.
-    var headers: (ok: [(name: String, value: String)], notModified: [(name: String, value: String)]) {
-        Self.headers(etag: etag, language: locale.identifier)
-    }
-
-    /// The fields of the 200 and of the 304 for a response tagged `etag` in the language `language` (the one list
-    /// the Swift path and the engine's fetch table both send).
-    static func headers(etag: String, language: String) -> (ok: [(name: String, value: String)], notModified: [(name: String, value: String)]) {
-        let common: [(name: String, value: String)] = [
-            ("ETag", etag), ("Content-Language", language), ("Vary", "Accept-Language"),
-            // A CDN may serve it for 30 s and revalidate in the background for 60 s more; a
-            // publish is therefore visible everywhere within 90 s.
-            ("Cache-Control", "public, max-age=30, stale-while-revalidate=60"),
-        ]
-        return ([("Content-Type", "application/json; charset=utf-8")] + common, common)
+        etag = "\"v\(version)-\(FNV1a64.hex(hash: FetchBody.tagHash(shared, language)))\""
     }
 }
 
@@ -72,13 +50,18 @@ struct SharedLook: Sendable {
     /// The body's pieces every language shares (the app key, the stored layer, the encoded look, the publication
     /// time and the version).
     var body: FetchBody.Shared
+    /// The same bytes as the engine shares them between the responses its response cache holds for this version (nil
+    /// without a response cache). Not counted in `cost`: it lives while this part is cached or any of the engine's
+    /// entries references it, one per app version.
+    var wire: EngineBytes?
 
-    init(appKey: String, stored: StoredVersion, resolved: ResolvedLook) {
+    init(appKey: String, stored: StoredVersion, resolved: ResolvedLook, engineCopy: Bool = false) {
         version = stored.version
         replyExpectation = resolved.replyExpectation.value
         topics = resolved.topics.value
         body = FetchBody.shared(appKey: appKey, layer: stored.layer, lookJSON: resolved.jsonBytes(), publishedAt: stored.publishedAt,
                                 version: stored.version)
+        wire = engineCopy ? EngineBytes(body.bytes) : nil
     }
 
     /// What it counts against the cache's capacity, in bytes: its bytes and a fixed estimate per topic.
@@ -96,8 +79,11 @@ struct SharedLook: Sendable {
 /// evicted by CLOCK (second chance: an entry read since the hand last passed survives one more turn), so hot
 /// looks stay while cold ones go.
 ///
-/// Coherence: `invalidate(appKey:)` drops one app (a publish here, or a notification from another replica),
-/// `invalidateAll()` drops everything (the change feed was lost). A fill takes a `FillTicket` before reading
+/// Coherence: `invalidate(appKey:)` drops one app (a publish here, or a change of unknown version);
+/// `invalidate(appKey:olderThan:)` drops only what is older than a version the change feed reported.
+/// When the change feed is lost, `markStale()` keeps every entry (served meanwhile: the database may be down too);
+/// once the feed listens again, `revalidate` drops only the apps whose version changed in the gap
+/// (`invalidateAll()` drops everything, when that cannot be read). A fill takes a `FillTicket` before reading
 /// the store and is kept only if no invalidation of its app (or of everything) happened since, and its version
 /// is not below the app's known floor — so a fetch that raced a publish never leaves an old look behind.
 /// Thread-safe: one short lock per operation.
@@ -177,6 +163,13 @@ final class LookCache: Sendable {
         var epoch = 0
         var appEpochs: [String: Int] = [:]
         var floors: [String: Int] = [:]
+        /// The change feed was lost and the entries are not yet revalidated.
+        var stale = false
+        /// The apps the engine's response cache was filled with, and their versions, so that a revalidation checks them
+        /// too (it may hold an app this cache no longer does). Past `responseCacheAppsLimit` apps, `responseCacheOverflow`: a
+        /// revalidation empties the whole response cache instead.
+        var responseCacheApps: [String: Int] = [:]
+        var responseCacheOverflow = false
 
         var bytes: Int { shared.bytes + languages.bytes }
 
@@ -202,6 +195,21 @@ final class LookCache: Sendable {
             ticket.epoch == epoch && ticket.appEpoch == appEpochs[appKey, default: 0] && version >= floors[appKey, default: 0]
         }
 
+        /// The entry's value without marking it read.
+        func peek(_ key: Key) -> Value? {
+            guard let position = index[key] else { return nil }
+            return key.isShared ? shared.slots[position]?.value : languages.slots[position]?.value
+        }
+
+        /// The version the entry was built from, or nil when there is none.
+        func version(_ key: Key) -> Int? {
+            switch peek(key) {
+            case .shared(let shared)?: shared.version
+            case .language(let look)?: look.version
+            case nil: nil
+            }
+        }
+
         mutating func read(_ key: Key) -> Value? {
             guard let position = index[key] else { return nil }
             if key.isShared {
@@ -216,24 +224,27 @@ final class LookCache: Sendable {
     /// Fixed bookkeeping estimate per entry, in bytes.
     static let entryOverhead = 160
 
-    /// What one language's entry counts against the capacity: the body twice (the Swift bytes and the prepared 200's
-    /// wire bytes), the language's pieces, the two prepared heads (about 300 bytes each), the tag, the key and the bookkeeping.
+    /// What one language's entry counts against the capacity: the body twice (the Swift bytes and the wire bytes of the
+    /// 200 the edge prepares and keeps with it) and once more for its br and gzip forms, the language's pieces, the two
+    /// prepared heads (about 300 bytes each), the tag, the key and the bookkeeping.
     static func cost(of look: CachedLook, appKey: String) -> Int {
-        2 * look.body.count + look.language.bytes.count + 600 + look.etag.utf8.count + appKey.utf8.count + entryOverhead
+        // The br and gzip forms, once computed, are each well under half the body (3.3 KB of JSON: about 0.5 KB each).
+        3 * look.body.count + look.language.bytes.count + 600 + look.etag.utf8.count + appKey.utf8.count + entryOverhead
     }
 
     /// The bound, in bytes (0: nothing is kept).
     let capacityBytes: Int
     /// The most of `capacityBytes` that shared parts take (two thirds); responses take the rest.
     let sharedBytes: Int
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
-    /// The engine's table of cached fetches: every invalidation here drops its entries too, before returning.
-    let fetchTable: EngineFetchTable?
+    /// The engine's response cache: every invalidation here purges the app's entries there too (tagged with its
+    /// app key), before returning.
+    let responseCache: EngineResponseCache?
 
-    init(capacityBytes: Int, fetchTable: EngineFetchTable? = nil) {
+    init(capacityBytes: Int, responseCache: EngineResponseCache? = nil) {
         self.capacityBytes = capacityBytes
-        self.fetchTable = fetchTable
+        self.responseCache = responseCache
         sharedBytes = capacityBytes / 3 * 2
     }
 
@@ -279,30 +290,117 @@ final class LookCache: Sendable {
         }
     }
 
+    /// The most apps whose response-cache fills are remembered for a revalidation.
+    static let responseCacheAppsLimit = 100_000
+
+    /// Records that the engine's response cache was filled with `version` of `appKey`.
+    func noteResponseCacheFill(appKey: String, version: Int) {
+        state.withLock { state in
+            guard state.responseCacheApps[appKey] != version else { return }
+            if state.responseCacheApps.count >= Self.responseCacheAppsLimit && state.responseCacheApps[appKey] == nil {
+                state.responseCacheOverflow = true
+            } else {
+                state.responseCacheApps[appKey] = version
+            }
+        }
+    }
+
     /// Drops everything cached for `appKey`, and refuses fills in flight for it. `atLeast`: a version known
     /// to be published (a local publish); fills of older versions are refused from now on.
     func invalidate(appKey: String, atLeast version: Int? = nil) {
         state.withLock { state in
             state.appEpochs[appKey, default: 0] += 1
+            state.responseCacheApps[appKey] = nil
             if let version { state.floors[appKey] = max(state.floors[appKey, default: 0], version) }
             state.remove(.shared(appKey))
             for locale in LocaleTag.allIncludingPseudo { state.remove(.language(appKey, locale)) }
         }
-        fetchTable?.invalidate(appKey: appKey)
+        responseCache?.purge(tag: appKey)
     }
 
-    /// Drops every cached look and refuses every fill in flight (the change feed was lost and is back).
+    /// The change feed reported that `appKey` published `version` (here or on another replica; the notification may
+    /// come well after the publish): drops the app's entries built from an older version and refuses fills in flight
+    /// of older versions, but keeps entries of `version` or newer — a fill that already read the new version (after this
+    /// replica's own publish, say) stays, and is still served if the store goes away next. The engine's response cache
+    /// is purged of the app either way (it refills from the entries kept here, without reading the store).
+    func invalidate(appKey: String, olderThan version: Int) {
+        state.withLock { state in
+            state.floors[appKey] = max(state.floors[appKey, default: 0], version)
+            state.responseCacheApps[appKey] = nil
+            for key in [Key.shared(appKey)] + LocaleTag.allIncludingPseudo.map({ Key.language(appKey, $0) }) {
+                if let cached = state.version(key), cached < version { state.remove(key) }
+            }
+        }
+        responseCache?.purge(tag: appKey)
+    }
+
+    /// Marks every cached look stale (the change feed was lost: changes may be missed from now on) and refuses
+    /// every fill in flight. Entries are kept and served until `revalidate` settles each app against the store.
+    func markStale() {
+        state.withLock { state in
+            state.epoch += 1
+            state.stale = true
+        }
+    }
+
+    /// Whether the cache is marked stale (the change feed was lost and the cache not yet revalidated).
+    var isStale: Bool { state.withLock { $0.stale } }
+
+    /// Starts a revalidation (the change feed listens again): refuses every fill in flight (it may have read the
+    /// store before the feed was back, and would not be checked) and returns the apps with anything cached, each
+    /// with the versions its entries were built from (one, unless an entry of an older version is still there).
+    func beginRevalidation() -> [String: Set<Int>] {
+        state.withLock { state in
+            state.epoch += 1
+            var versions: [String: Set<Int>] = [:]
+            for slot in state.shared.slots.compactMap({ $0 }) + state.languages.slots.compactMap({ $0 }) {
+                switch (slot.key, slot.value) {
+                case (.shared(let appKey), .shared(let shared)): versions[appKey, default: []].insert(shared.version)
+                case (.language(let appKey, _), .language(let look)): versions[appKey, default: []].insert(look.version)
+                default: break
+                }
+            }
+            for (appKey, version) in state.responseCacheApps { versions[appKey, default: []].insert(version) }
+            return versions
+        }
+    }
+
+    /// Ends a revalidation with the store's `current` versions of the apps `beginRevalidation` returned (`checked`):
+    /// each app whose entries (here or in the engine's response cache) are not all of its current version, or which has
+    /// none now, is invalidated; the others are kept. The stale mark is cleared. When more apps went through the
+    /// response cache than were remembered, the whole response cache is purged. Returns how many apps were invalidated.
+    @discardableResult
+    func revalidate(current: [String: Int], checked: [String: Set<Int>]) -> Int {
+        var dropped = 0
+        for (appKey, versions) in checked where versions != [current[appKey] ?? -1] {
+            invalidate(appKey: appKey)
+            dropped += 1
+        }
+        let overflow = state.withLock { state in
+            state.stale = false
+            defer { state.responseCacheOverflow = false }
+            return state.responseCacheOverflow
+        }
+        if overflow {
+            state.withLock { $0.responseCacheApps = [:] }
+            responseCache?.purge(tag: nil)
+        }
+        return dropped
+    }
+
+    /// Drops every cached look and refuses every fill in flight (the change feed was lost and the cache could
+    /// not be revalidated).
     func invalidateAll() {
         state.withLock { state in
             let epoch = state.epoch + 1
             let appEpochs = state.appEpochs
             let floors = state.floors
-            state = State()
+            state = State()   // also forgets the response cache's apps: it is purged below
             state.epoch = epoch
             state.appEpochs = appEpochs
             state.floors = floors
         }
-        fetchTable?.invalidate(appKey: nil)
+        responseCache?.purge(tag: nil)
     }
 
     /// Entries (shared parts and responses) and their bytes, for tests and metrics.

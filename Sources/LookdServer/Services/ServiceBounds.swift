@@ -1,4 +1,4 @@
-import StringsLint
+import LookResolver
 
 /// Bounds on what one public request may make the daemon compute and send back, beyond the byte limits of
 /// `Limits`. Over an input bound the request is refused (400 `limit_exceeded`); over an output bound the first
@@ -9,16 +9,11 @@ enum ServiceBounds {
     /// Most JSON values (keys, strings, numbers, …) in one look request body: three full layers with 32 topics
     /// labelled in 100 languages stay under it.
     static let jsonValues = 25_000
-    /// Most diagnostics in a resolve, preview or publish answer; the last one kept is the notice.
-    static let diagnostics = 100
+    /// Most diagnostics in a resolve, preview, publish or fetch answer; the last one kept is the notice. The rule is
+    /// LookResolver's `Diagnostic.bounded`, shared with LookClient's merge.
+    static let diagnostics = Diagnostic.answerLimit
     /// Most message keys in one catalog of a `POST /v1/lint` request (the project's own catalogs have ~110).
     static let lintKeysPerCatalog = 2_000
     /// Most findings in a `POST /v1/lint` report; the rest are counted in the summary.
     static let lintFindings = 1_000
-
-    /// "and 69,990 more diagnostics": the notice for `count` items left out.
-    static func omitted(_ count: Int, of items: String) -> String {
-        "and \(CountText.grouped(count)) more \(items)"
-    }
-
 }

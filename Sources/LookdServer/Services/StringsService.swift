@@ -1,6 +1,7 @@
+import FNV
 import StableJSON
 import Strings
-import Synchronization
+import Locking
 
 /// The Strings library over HTTP: negotiation, each locale's merged catalog as cached response bytes
 /// (with a strong ETag), and message formatting.
@@ -11,10 +12,10 @@ final class StringsService: Sendable {
     /// `GET /v1/locales?pseudo=true`: the 50, then the pseudo-locales en-XA and ar-XB with `"pseudo": true` (for
     /// layout testing; only ever chosen by their exact tag).
     let localesWithPseudoBody: [UInt8]
-    private let catalogs = Mutex<[LocaleTag: CachedBody]>([:])
+    private let catalogs = LockedValue<[LocaleTag: CachedBody]>([:])
     /// Negotiation results by (lang, Accept-Language): the SDK sends the same few values over and
     /// over, and a matcher lookup costs ~1 µs. Bounded: emptied when it reaches `memoLimit`.
-    private let memo = Mutex<[String: (LocaleTag, Bool)]>([:])
+    private let memo = LockedValue<[String: (LocaleTag, Bool)]>([:])
     private static let memoLimit = 4096
 
     struct CachedBody: Sendable {
@@ -54,6 +55,16 @@ final class StringsService: Sendable {
         return result
     }
 
+    /// The locale of an SDK fetch (as `negotiate`), and whether `lang` alone decides it: a `lang` that matches a locale
+    /// by itself and gives the same one, so that no request field (Accept-Language) can change the answer and a cache
+    /// may key it by the request target. Throws `StringsServiceError.langInvalid` for a malformed `lang`.
+    func fetchLocale(lang: String?, acceptLanguage: String?) throws -> (locale: LocaleTag, decidedByLang: Bool) {
+        let (locale, _) = try negotiate(lang: lang, acceptLanguage: acceptLanguage)
+        guard let lang else { return (locale, false) }
+        let alone = try negotiate(lang: lang, acceptLanguage: nil)
+        return (locale, alone.matched && alone.locale == locale)
+    }
+
     /// Longest `lang` accepted, in bytes (BCP 47 tags in use are far shorter; 35 is RFC 5646's advice for buffers).
     static let maxTagBytes = 35
 
@@ -88,7 +99,7 @@ final class StringsService: Sendable {
             "pluralCategories": .array(Localizer.pluralCategories(of: locale).map { .string($0.rawValue) }),
             "fallbackChain": Self.tags(merged.chain), "messages": .object(messages),
         ]))
-        let built = CachedBody(body: body, etag: "\"\(locale.identifier)-\(fnv1a64Hex(body))\"")
+        let built = CachedBody(body: body, etag: "\"\(locale.identifier)-\(FNV1a64.hex(body))\"")
         catalogs.withLock { $0[locale] = built }
         return built
     }

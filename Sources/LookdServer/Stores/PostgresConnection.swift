@@ -30,7 +30,27 @@ final class PostgresConnection: @unchecked Sendable {
             throw StoreError(sqlstate: Self.connectionFailure, message: Self.scrub(message, self.secrets))
         }
         let timeout = String(statementTimeoutMilliseconds)
-        _ = try query("SELECT set_config('statement_timeout', $1, false), set_config('lock_timeout', $1, false)", [timeout])
+        let rows = try query("""
+            SELECT set_config('statement_timeout', $1, false), set_config('lock_timeout', $1, false), pg_backend_pid(),
+                   (SELECT backend_start::text FROM pg_stat_activity WHERE pid = pg_backend_pid())
+            """, [timeout])
+        backend = Backend(pid: rows.first?[2] ?? "", started: rows.first?[3] ?? "")
+    }
+
+    /// The server process serving this connection: its pid and start time, which together name it on any server
+    /// (a standby promoted in its place has other processes).
+    struct Backend: Sendable, Equatable {
+        var pid: String
+        var started: String
+    }
+
+    /// This connection's server process.
+    private(set) var backend = Backend(pid: "", started: "")
+
+    /// Whether `error` (thrown by `query`) means the connection or its server process went away (SQLSTATE class
+    /// 08, or 57P: terminated by an administrator, a crash or a shutdown): a COMMIT that failed so may have committed.
+    static func isConnectionLoss(_ error: StoreError) -> Bool {
+        error.code.hasPrefix("08") || error.code.hasPrefix("57P")
     }
 
     deinit { close() }
@@ -49,12 +69,42 @@ final class PostgresConnection: @unchecked Sendable {
     /// or `08006` when the connection is lost.
     @discardableResult
     func query(_ sql: String, _ parameters: [String?] = []) throws -> Rows {
+        try run(parameters) { handle, count, values in lookd_pq_exec(handle, sql, count, values) }
+    }
+
+    /// Runs COMMIT, giving the server at most `timeoutMilliseconds` (0: no bound). `statement_timeout` does not cover
+    /// a COMMIT that waits for a synchronous standby (one that is down makes it wait for ever), so past the bound lookd
+    /// cancels the statement itself, closes the connection and throws StoreError `08006`: the outcome is then unknown
+    /// (a cancelled wait for the standby leaves the transaction committed on the primary only), as when the connection
+    /// dies during COMMIT. Any other failure is thrown as `query` throws it, and the connection is closed too.
+    func commit(timeoutMilliseconds: Int) throws {
+        guard timeoutMilliseconds > 0 else {
+            try query("COMMIT")
+            return
+        }
+        var cancelled: Int32 = 0
+        do {
+            try withUnsafeMutablePointer(to: &cancelled) { flag in
+                _ = try run([]) { handle, count, values in lookd_pq_exec_deadline(handle, "COMMIT", count, values, Int32(clamping: timeoutMilliseconds), flag) }
+            }
+        } catch {
+            close()
+            guard cancelled != 0 else { throw error }
+        }
+        guard cancelled != 0 else { return }
+        close()
+        throw StoreError(sqlstate: Self.connectionFailure,
+                         message: "COMMIT did not finish within \(timeoutMilliseconds) ms (no synchronous standby confirmed it); lookd cancelled it and closed the connection")
+    }
+
+    /// Runs one statement through `execute` (the handle, the parameter count and values) and returns its rows.
+    private func run(_ parameters: [String?], _ execute: (OpaquePointer, Int32, UnsafePointer<UnsafePointer<CChar>?>?) -> OpaquePointer?) throws -> Rows {
         guard let handle else { throw StoreError(sqlstate: Self.connectionFailure, message: "the connection is closed") }
         let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.flatMap { strdup($0) } }
         defer { copies.forEach { free($0) } }
         let result = copies.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
-                lookd_pq_exec(handle, sql, Int32(values.count), values.baseAddress)
+                execute(handle, Int32(values.count), values.baseAddress)
             }
         }
         defer { lookd_pq_clear(result) }

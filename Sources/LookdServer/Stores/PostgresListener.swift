@@ -2,16 +2,32 @@ import Foundation
 import Synchronization
 
 /// The change feed of a PostgreSQL store: a dedicated connection doing `LISTEN lookd_publish` on a thread of
-/// its own that polls the socket. Each notification's payload (an app key) is reported as `.app(key)`.
+/// its own that polls the socket. Each notification's payload (`payload(appKey:version:)`: the app key, and the version a
+/// publish made current) is reported as `.app(key, version:)`.
 ///
-/// When the connection is lost it reconnects with backoff (100 ms doubling to 2 s, no restart) and then
-/// reports `.all`: notifications sent while it was away were missed, so every cached look is stale. It also
-/// reports `.all` on its first connect (nothing is cached yet, but the order of start-up does not matter
-/// then). A quiet connection is probed with `SELECT 1` every 5 s, so a dead one is noticed even when the
+/// When the connection is lost it reports `.lost` at once, reconnects with backoff (50 ms doubling to 400 ms,
+/// so a database that is back is found within half a second; no restart) and then reports `.all`: notifications
+/// sent while it was away were missed, so every cached app must be revalidated. It also reports `.all` on its
+/// first connect (nothing is cached yet, but the order of start-up does not matter then). A quiet connection is probed with `SELECT 1` every 5 s, so a dead one is noticed even when the
 /// server could not close it. Thread-safe; `start` once, `stop` once.
 final class PostgresListener: Sendable {
     /// The channel every publish notifies, in its transaction.
     static let channel = "lookd_publish"
+
+    /// A notification's payload: `<appKey> <version>` for a publish, the app key alone for a change of no known
+    /// version (a draft's save). App keys contain no space.
+    static func payload(appKey: String, version: Int?) -> String {
+        version.map { "\(appKey) \($0)" } ?? appKey
+    }
+
+    /// The change a payload reports: `.app(key, version:)`, the version nil when the payload carries none (also a
+    /// payload from a lookd that sent the app key alone, as lookd did before versions were sent).
+    static func change(payload: String) -> StoreChange {
+        if let space = payload.lastIndex(of: " "), let version = Int(payload[payload.index(after: space)...]) {
+            return .app(String(payload[..<space]), version: version)
+        }
+        return .app(payload, version: nil)
+    }
 
     private let uri: String
     private let secrets: [String]
@@ -59,7 +75,7 @@ final class PostgresListener: Sendable {
                 try connection.query("LISTEN \(Self.channel)")
             } catch {
                 failures += 1
-                sleep(seconds: min(2.0, 0.1 * Double(1 << min(failures - 1, 10))))
+                sleep(seconds: min(0.4, 0.05 * Double(1 << min(failures - 1, 10))))
                 continue
             }
             if everConnected { statistics.reconnects.add(1, ordering: .relaxed) }
@@ -68,7 +84,10 @@ final class PostgresListener: Sendable {
             handler(.all)
             listen(on: connection, handler)
             connection.close()
-            if !stopped.load(ordering: .relaxed) { onLoss() }
+            if !stopped.load(ordering: .relaxed) {
+                handler(.lost)
+                onLoss()
+            }
         }
     }
 
@@ -89,7 +108,7 @@ final class PostgresListener: Sendable {
                 }
                 for payload in try connection.receiveNotifications() {
                     statistics.notifications.add(1, ordering: .relaxed)
-                    handler(.app(payload))
+                    handler(Self.change(payload: payload))
                 }
             } catch {
                 return

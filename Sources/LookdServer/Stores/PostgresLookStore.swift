@@ -5,15 +5,20 @@ import Foundation
 /// Semantics as `SQLiteLookStore`: append-only versions; a publish locks the app's row (`SELECT … FOR UPDATE`)
 /// and checks its precondition inside the transaction, so replicas racing with the same `If-Match` get one
 /// success and PublishConflict for the rest; it is acknowledged only after COMMIT. In the same transaction
-/// it sends `NOTIFY lookd_publish, '<appKey>'`, which every replica's listener turns into a cache invalidation.
+/// it appends the version's change event and webhook deliveries (`FeedSQL`; the `feed_state` row lock makes events
+/// commit in `seq` order) and sends `NOTIFY lookd_publish, '<appKey> <version>'`, which every replica's listener turns
+/// into a cache invalidation (of what is older than that version) and a wake-up of its feed waiters and webhook deliverer.
 ///
 /// Connections: a bounded pool (`PostgresPool`) plus the listener's own. Every session has
-/// `statement_timeout` and `lock_timeout` set. Every failure is thrown as StoreError (503 at the edge).
+/// `statement_timeout` and `lock_timeout` set. Every failure is thrown as StoreError, except a
+/// publish whose connection died during COMMIT: it is settled by reading the version back (`PublishReadBack`).
 /// Thread-safe.
 final class PostgresLookStore: LookStore {
     let displayLocation: String
-    private let pool: PostgresPool
+    let pool: PostgresPool
     private let listener: PostgresListener
+    /// `--store-busy-timeout`: every statement's bound, and a publish's COMMIT's (`PostgresConnection.commit`).
+    private let statementTimeoutMilliseconds: Int
 
     /// Connects, creates or migrates the schema and returns the store; the listener starts with
     /// `watchChanges`. `secrets` (the password) never appear in errors. Throws StoreError when the database
@@ -21,6 +26,7 @@ final class PostgresLookStore: LookStore {
     init(uri: String, displayLocation: String, secrets: [String], connections: Int, statementTimeoutMilliseconds: Int,
          statistics: StoreStatistics) throws {
         self.displayLocation = displayLocation
+        self.statementTimeoutMilliseconds = statementTimeoutMilliseconds
         let pool = PostgresPool(uri: uri, secrets: secrets, limit: connections, statementTimeoutMilliseconds: statementTimeoutMilliseconds,
                                 statistics: statistics)
         self.pool = pool
@@ -44,7 +50,7 @@ final class PostgresLookStore: LookStore {
         _ = try pool.withConnection { try $0.query("SELECT 1") }
     }
 
-    private static let columns = "version, layer, published_at, rolled_back_from"
+    static let columns = "version, layer, published_at, rolled_back_from"
 
     func current(appKey: String) throws -> StoredVersion? {
         try pool.withConnection { try Self.current(appKey: appKey, $0) }
@@ -79,12 +85,94 @@ final class PostgresLookStore: LookStore {
         }
     }
 
-    func publish(appKey: String, layer: String, expected: PublishExpectation?, rolledBackFrom: Int?) throws -> StoredVersion {
-        try transaction(appKey: appKey) { connection in
+    func currentVersions(appKeys: [String]) throws -> [String: Int] {
+        var versions: [String: Int] = [:]
+        for start in stride(from: 0, to: appKeys.count, by: 500) {
+            let batch = appKeys[start..<min(appKeys.count, start + 500)]
+            // A text[] literal: each key double-quoted, with `\` and `"` escaped.
+            let array = "{" + batch.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+                .joined(separator: ",") + "}"
+            let rows = try pool.withConnection { connection in
+                try connection.query("SELECT app_key, max(version) FROM look_versions WHERE app_key = ANY($1::text[]) GROUP BY app_key", [array])
+            }
+            for row in rows {
+                if let key = row[0], let version = row[1].flatMap({ Int($0) }) { versions[key] = version }
+            }
+        }
+        return versions
+    }
+
+    func publish(appKey: String, layer: String, expected: PublishExpectation?, rolledBackFrom: Int?, kind: ChangeKind) throws -> StoredVersion {
+        try publishing(appKey: appKey) { connection in
             let current = try Self.current(appKey: appKey, connection)?.version
             let stored = try StoredVersion.next(after: current, expected: expected, layer: layer, rolledBackFrom: rolledBackFrom)
             try Self.insert(appKey: appKey, stored, connection)
+            _ = try FeedSQL.append(appKey: appKey, stored: stored, kind: kind, connection)
             return stored
+        }
+    }
+
+    /// A `transaction` whose `body` appends one version and returns it. When the connection dies during COMMIT, the
+    /// outcome is settled by reading the version back (`PublishReadBack`): the version when it committed, the
+    /// original StoreError when it did not, PublishOutcomeUnknown when that cannot be learnt.
+    func publishing(appKey: String, _ body: (PostgresConnection) throws -> StoredVersion) throws -> StoredVersion {
+        var attempted: StoredVersion?
+        do {
+            return try committing(appKey: appKey, version: \.version) { connection in
+                let stored = try body(connection)
+                attempted = stored
+                return stored
+            }
+        } catch let lost as CommitLost {
+            guard let attempted else { throw lost.cause }
+            return try PublishReadBack(pool: pool, appKey: appKey, attempted: attempted, lost: lost).resolve()
+        }
+    }
+
+    func changes(after: Int64, limit: Int) throws -> ChangePage {
+        // One snapshot for the page and the feed's state (REPEATABLE READ): `latest` never runs ahead of the events read.
+        try plainTransaction(isolation: "REPEATABLE READ READ ONLY") { try FeedSQL.changes(after: after, limit: limit, $0) }
+    }
+
+    func compactChanges(before cutoffMilliseconds: Int64) throws -> Int {
+        try plainTransaction { try FeedSQL.compact(before: cutoffMilliseconds, $0) }
+    }
+
+    func registerReceivers(_ receivers: [(id: String, url: String)]) throws {
+        try plainTransaction { try FeedSQL.register(receivers, $0) }
+    }
+
+    func claimDeliveries(receiver: String, owner: String, nowMilliseconds: Int64, leaseMilliseconds: Int64, limit: Int) throws -> [WebhookDelivery] {
+        try plainTransaction { connection in
+            // Replicas claiming the same receiver take turns (the lock is the transaction's): the concurrency bound holds
+            // over all of them and no two lease the same delivery.
+            try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["lookd-webhook:" + receiver])
+            return try FeedSQL.due(receiver: receiver, now: nowMilliseconds, limit: limit, connection).filter {
+                try FeedSQL.lease($0, owner: owner, now: nowMilliseconds, until: nowMilliseconds + leaseMilliseconds, connection)
+            }
+        }
+    }
+
+    func finishDelivery(_ delivery: WebhookDelivery, owner: String, outcome: DeliveryOutcome, nowMilliseconds: Int64) throws -> Bool {
+        try plainTransaction { try FeedSQL.finish(delivery, owner: owner, outcome: outcome, now: nowMilliseconds, $0) }
+    }
+
+    func deliveries(receiver: String) throws -> [DeliveryRecord] {
+        try pool.withConnection { try FeedSQL.deliveries(receiver: receiver, $0) }
+    }
+
+    /// Runs `body` in a transaction (`isolation`: a `BEGIN` mode, nil for the default) and returns after COMMIT.
+    func plainTransaction<T>(isolation: String? = nil, _ body: (PostgresConnection) throws -> T) throws -> T {
+        try pool.withConnection { connection in
+            try connection.query(isolation.map { "BEGIN ISOLATION LEVEL \($0)" } ?? "BEGIN")
+            do {
+                let value = try body(connection)
+                try connection.commit(timeoutMilliseconds: statementTimeoutMilliseconds)
+                return value
+            } catch {
+                _ = try? connection.query("ROLLBACK")
+                throw error
+            }
         }
     }
 
@@ -106,20 +194,39 @@ final class PostgresLookStore: LookStore {
 
     /// Runs `body` in a transaction holding the app's row lock (the row is created first if missing, and
     /// vanishes again on ROLLBACK), notifies the app's change in it, and returns after COMMIT.
-    private func transaction<T>(appKey: String, _ body: (PostgresConnection) throws -> T) throws -> T {
-        try pool.withConnection { connection in
-            try connection.query("BEGIN")
-            do {
-                try connection.query("INSERT INTO apps(app_key, created_at) VALUES ($1, $2) ON CONFLICT (app_key) DO NOTHING", [appKey, utcTimestamp()])
-                try connection.query("SELECT 1 FROM apps WHERE app_key = $1 FOR UPDATE", [appKey])
-                let value = try body(connection)
-                try connection.query("SELECT pg_notify($1, $2)", [PostgresListener.channel, appKey])
-                try connection.query("COMMIT")
-                return value
-            } catch {
-                _ = try? connection.query("ROLLBACK")
-                throw error
+    /// A connection lost during COMMIT is thrown as the StoreError it was (the transaction may have committed: callers
+    /// that must know use `publishing`).
+    func transaction<T>(appKey: String, _ body: (PostgresConnection) throws -> T) throws -> T {
+        do {
+            return try committing(appKey: appKey, body)
+        } catch let lost as CommitLost {
+            throw lost.cause
+        }
+    }
+
+    /// `transaction`, but a connection lost during COMMIT is thrown as CommitLost.
+    /// `version`: the version `body`'s value made current, for the notification (nil: none known).
+    private func committing<T>(appKey: String, version: (T) -> Int? = { _ in nil }, _ body: (PostgresConnection) throws -> T) throws -> T {
+        var backend: PostgresConnection.Backend?
+        do {
+            return try pool.withConnection { connection in
+                try connection.query("BEGIN")
+                do {
+                    try connection.query("INSERT INTO apps(app_key, created_at) VALUES ($1, $2) ON CONFLICT (app_key) DO NOTHING", [appKey, utcTimestamp()])
+                    try connection.query("SELECT 1 FROM apps WHERE app_key = $1 FOR UPDATE", [appKey])
+                    let value = try body(connection)
+                    try connection.query("SELECT pg_notify($1, $2)", [PostgresListener.channel, PostgresListener.payload(appKey: appKey, version: version(value))])
+                    backend = connection.backend
+                    try connection.commit(timeoutMilliseconds: statementTimeoutMilliseconds)
+                    return value
+                } catch {
+                    _ = try? connection.query("ROLLBACK")
+                    throw error
+                }
             }
+        } catch let error as StoreError {
+            guard let backend, PostgresConnection.isConnectionLoss(error) else { throw error }
+            throw CommitLost(cause: error, backend: backend)
         }
     }
 
@@ -129,16 +236,16 @@ final class PostgresLookStore: LookStore {
         }
     }
 
-    private static func current(appKey: String, _ connection: PostgresConnection) throws -> StoredVersion? {
+    static func current(appKey: String, _ connection: PostgresConnection) throws -> StoredVersion? {
         try connection.query("SELECT \(columns) FROM look_versions WHERE app_key = $1 ORDER BY version DESC LIMIT 1", [appKey]).first.map(decode)
     }
 
-    private static func insert(appKey: String, _ stored: StoredVersion, _ connection: PostgresConnection) throws {
+    static func insert(appKey: String, _ stored: StoredVersion, _ connection: PostgresConnection) throws {
         try connection.query("INSERT INTO look_versions(app_key, version, layer, published_at, rolled_back_from) VALUES ($1, $2::integer, $3, $4, $5::integer)",
                              [appKey, String(stored.version), stored.layer, stored.publishedAt, stored.rolledBackFrom.map(String.init)])
     }
 
-    private static func decode(_ row: [String?]) -> StoredVersion {
+    static func decode(_ row: [String?]) -> StoredVersion {
         StoredVersion(version: Int(row[0] ?? "") ?? 0, layer: row[1] ?? "", publishedAt: row[2] ?? "",
                       rolledBackFrom: row[3].flatMap { Int($0) })
     }

@@ -1,11 +1,12 @@
 import Dispatch
+import Locking
 import Synchronization
 
 /// A bounded pool of PostgreSQL connections (`--store-connections`): at most `limit` are open, an operation
 /// waits up to `acquireTimeoutSeconds` for one, idle ones are reused — no connection per request.
 ///
 /// When the database is unreachable, connecting is retried with exponential backoff (50 ms doubling to 1 s);
-/// while backing off, operations fail at once with StoreError `08006` (answered 503) instead of each waiting
+/// while backing off, operations fail at once with StoreError `08006` (for the services: `StoreUnavailableError`) instead of each waiting
 /// for a connect timeout. A connection found broken is closed, and the next successful connect counts as a
 /// reconnect. A reused idle connection that turns out dead before any statement of an operation ran (the
 /// server restarted while it sat idle) is replaced and the operation retried once — safe, since nothing ran.
@@ -24,8 +25,8 @@ final class PostgresPool: Sendable {
     private let statementTimeoutMilliseconds: Int
     private let acquireTimeoutSeconds: Double
     private let slots: DispatchSemaphore
-    private let idle = Mutex<[PostgresConnection]>([])
-    private let backoff = Mutex(Backoff())
+    private let idle = LockedValue<[PostgresConnection]>([])
+    private let backoff = LockedValue(Backoff())
     private let closed = Atomic<Bool>(false)
     private let statistics: StoreStatistics
 

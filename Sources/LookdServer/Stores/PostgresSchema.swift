@@ -2,10 +2,12 @@
 /// starting together do not race; the applied version is recorded in `lookd_schema`.
 ///
 /// Tables: `apps` (one row per app; its row lock serialises the app's publishes) and `look_versions`
-/// (append-only: a trigger refuses UPDATE and DELETE; a rollback appends a copy of an old layer).
+/// (append-only: a trigger refuses UPDATE and DELETE; a rollback appends a copy of an old layer); from version 2
+/// `look_drafts` (one row per app that ever had a draft; see `StoredDraft`); from version 3 the change feed and webhook
+/// deliveries (`FeedSQL`): `feed_state`, `change_events`, `webhook_receivers`, `webhook_deliveries`.
 enum PostgresSchema {
     /// The version this lookd writes and reads.
-    static let version = 1
+    static let version = 3
     /// `pg_advisory_lock` key held while migrating ("lookd" in ASCII).
     static let lockKey = "465339975780"
 
@@ -27,6 +29,48 @@ enum PostgresSchema {
             BEGIN RAISE EXCEPTION 'look_versions is append-only'; END $$
             """,
             "CREATE TRIGGER look_versions_append_only BEFORE UPDATE OR DELETE ON look_versions FOR EACH ROW EXECUTE FUNCTION lookd_append_only()",
+        ],
+        [
+            """
+            CREATE TABLE look_drafts(
+                app_key text COLLATE "C" PRIMARY KEY,
+                version integer NOT NULL CHECK (version >= 1),
+                layer text,
+                saved_at text NOT NULL,
+                token_epoch integer NOT NULL DEFAULT 0)
+            """,
+        ],
+        [
+            "CREATE TABLE feed_state(id integer PRIMARY KEY CHECK (id = 1), last_seq bigint NOT NULL, compacted_through bigint NOT NULL)",
+            "INSERT INTO feed_state(id, last_seq, compacted_through) VALUES (1, 0, 0)",
+            """
+            CREATE TABLE change_events(
+                seq bigint PRIMARY KEY,
+                app_key text COLLATE "C" NOT NULL,
+                version integer NOT NULL,
+                kind text NOT NULL,
+                etag text NOT NULL,
+                at text NOT NULL,
+                at_ms bigint NOT NULL)
+            """,
+            "CREATE TABLE webhook_receivers(receiver text COLLATE \"C\" PRIMARY KEY, url text NOT NULL, added_at text NOT NULL)",
+            """
+            CREATE TABLE webhook_deliveries(
+                receiver text COLLATE "C" NOT NULL,
+                seq bigint NOT NULL,
+                app_key text COLLATE "C" NOT NULL,
+                body text NOT NULL,
+                state text NOT NULL,
+                attempts integer NOT NULL,
+                created_ms bigint NOT NULL,
+                next_ms bigint NOT NULL,
+                lease_owner text,
+                lease_until bigint,
+                last_error text,
+                done_ms bigint,
+                PRIMARY KEY (receiver, seq))
+            """,
+            "CREATE INDEX webhook_deliveries_app ON webhook_deliveries(receiver, state, app_key, seq)",
         ],
     ]
 

@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 
-/// One SQLite connection. Not thread-safe: the store guards each with a Mutex.
+/// One SQLite connection. Not thread-safe: the store guards each with a lock (`LockedValue`).
 final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
@@ -80,6 +80,7 @@ final class SQLiteConnection {
     /// Reads one row of a statement's current result.
     struct Row {
         fileprivate let statement: OpaquePointer
+        var columnCount: Int32 { sqlite3_column_count(statement) }
         func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
         func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
         func text(_ column: Int32) -> String {

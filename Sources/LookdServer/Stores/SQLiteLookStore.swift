@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Synchronization
+import Locking
 
 /// The SQLite store under `--data DIR`: `looks.sqlite3` in WAL mode, plus a `lock` file that keeps a
 /// second daemon off the same directory.
@@ -12,15 +12,16 @@ import Synchronization
 /// version row is written in one transaction, so a crash never leaves a half-written look.
 ///
 /// Versions are append-only: triggers refuse UPDATE and DELETE on `look_versions`; a rollback appends
-/// a copy of the old layer as a new version.
+/// a copy of the old layer as a new version. Each version's change event (and its webhook deliveries) is written
+/// in the version's transaction (`FeedSQL`).
 ///
-/// Concurrency: one writer connection and one reader connection, each behind a Mutex (WAL lets the
+/// Concurrency: one writer connection and one reader connection, each behind a lock (WAL lets the
 /// reader run while the writer commits). `busy_timeout` is 5 s by default (`--store-busy-timeout`). Every SQLite failure is thrown as
-/// StoreError, which the HTTP layer answers with 503 and `Retry-After`.
+/// StoreError (which the services turn into their `StoreUnavailableError`).
 final class SQLiteLookStore: LookStore {
-    static let schemaVersion = 1
-    private let writer: Mutex<SQLiteConnection>
-    private let reader: Mutex<SQLiteConnection>
+    static let schemaVersion = 2
+    private let writer: LockedValue<SQLiteConnection>
+    private let reader: LockedValue<SQLiteConnection>
     private let lockDescriptor: Int32
     let path: String
     let displayLocation: String
@@ -28,7 +29,7 @@ final class SQLiteLookStore: LookStore {
 
     /// Opens or creates the store in `directory` (created if missing). `busyTimeoutMilliseconds`: how
     /// long a statement waits for a lock held by another connection before failing with SQLITE_BUSY
-    /// (then answered 503). Throws a ConfigurationError when the directory cannot be created or another lookd
+    /// (then StoreError). Throws a ConfigurationError when the directory cannot be created or another lookd
     /// holds it, StoreError when SQLite fails.
     init(directory: String, busyTimeoutMilliseconds: Int32 = 5000, statistics: StoreStatistics = StoreStatistics()) throws {
         self.statistics = statistics
@@ -70,12 +71,49 @@ final class SQLiteLookStore: LookStore {
                 BEGIN SELECT RAISE(ABORT, 'look_versions is append-only'); END;
             CREATE TRIGGER IF NOT EXISTS look_versions_append_only_delete BEFORE DELETE ON look_versions
                 BEGIN SELECT RAISE(ABORT, 'look_versions is append-only'); END;
+            \(Self.draftSchema)
+            CREATE TABLE IF NOT EXISTS feed_state(
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                last_seq INTEGER NOT NULL,
+                compacted_through INTEGER NOT NULL
+            );
+            INSERT OR IGNORE INTO feed_state(id, last_seq, compacted_through) VALUES (1, 0, 0);
+            CREATE TABLE IF NOT EXISTS change_events(
+                seq INTEGER PRIMARY KEY,
+                app_key TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                etag TEXT NOT NULL,
+                at TEXT NOT NULL,
+                at_ms INTEGER NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS webhook_receivers(
+                receiver TEXT PRIMARY KEY,
+                url TEXT NOT NULL,
+                added_at TEXT NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS webhook_deliveries(
+                receiver TEXT NOT NULL,
+                seq INTEGER NOT NULL,
+                app_key TEXT NOT NULL,
+                body TEXT NOT NULL,
+                state TEXT NOT NULL,
+                attempts INTEGER NOT NULL,
+                created_ms INTEGER NOT NULL,
+                next_ms INTEGER NOT NULL,
+                lease_owner TEXT,
+                lease_until INTEGER,
+                last_error TEXT,
+                done_ms INTEGER,
+                PRIMARY KEY (receiver, seq)
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS webhook_deliveries_app ON webhook_deliveries(receiver, state, app_key, seq);
             PRAGMA user_version=\(Self.schemaVersion);
             """)
         let read = try SQLiteConnection(path: path, readOnly: true)
         sqlite3_busy_timeout(read.handle, busyTimeoutMilliseconds)
-        writer = Mutex(write)
-        reader = Mutex(read)
+        writer = LockedValue(write)
+        reader = LockedValue(read)
     }
 
     deinit {
@@ -84,15 +122,15 @@ final class SQLiteLookStore: LookStore {
         Glibc.close(lockDescriptor)
     }
 
-    private func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try use(reader, body)
     }
 
-    private func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try use(writer, body)
     }
 
-    private func use<T: Sendable>(_ connection: borrowing Mutex<SQLiteConnection>, _ body: (SQLiteConnection) throws -> T) throws -> T {
+    private func use<T: Sendable>(_ connection: LockedValue<SQLiteConnection>, _ body: (SQLiteConnection) throws -> T) throws -> T {
         try statistics.timed {
             try connection.withLock { connection in
                 statistics.connectionsInUse.add(1, ordering: .relaxed)
@@ -102,11 +140,13 @@ final class SQLiteLookStore: LookStore {
         }
     }
 
-    /// Closes both connections (the last close checkpoints the WAL into the database file). Call once
-    /// no request can reach the store any more; later calls fail with StoreError (SQLITE_MISUSE).
+    /// Closes both connections (the last close checkpoints the WAL into the database file) and frees the directory's
+    /// lock, so another store may open it at once (even while this object lives on). Call once no request can reach
+    /// the store any more; later calls fail with StoreError (SQLITE_MISUSE).
     func close() {
         reader.withLock { $0.close() }
         writer.withLock { $0.close() }
+        flock(lockDescriptor, LOCK_UN)
     }
 
     /// Checks that the database answers a query (readiness). Throws StoreError.
@@ -133,31 +173,36 @@ final class SQLiteLookStore: LookStore {
         }
     }
 
+    func currentVersions(appKeys: [String]) throws -> [String: Int] {
+        try read { connection in
+            var versions: [String: Int] = [:]
+            for key in appKeys {
+                try connection.query("SELECT max(version) FROM look_versions WHERE app_key = ?", [.text(key)]) { row in
+                    if !row.isNull(0) { versions[key] = Int(row.integer(0)) }
+                }
+            }
+            return versions
+        }
+    }
+
     /// One process holds the directory (the lock file), so no other writer can change it: nothing to watch.
     func watchChanges(_ handler: @escaping @Sendable (StoreChange) -> Void) {}
 
     func importVersions(appKey: String, _ versions: [StoredVersion]) throws -> Int {
-        try write { connection in
-            try connection.execute("BEGIN IMMEDIATE")
-            do {
-                var added = 0
-                for stored in versions {
-                    var present: StoredVersion?
-                    try connection.query("SELECT version, layer, published_at, rolled_back_from FROM look_versions WHERE app_key = ? AND version = ?",
-                                         [.text(appKey), .integer(Int64(stored.version))]) { row in present = Self.decode(row) }
-                    if let present {
-                        guard present == stored else { throw StoreError.differs(appKey: appKey, version: stored.version) }
-                        continue
-                    }
-                    try insert(appKey: appKey, stored, connection)
-                    added += 1
+        try transaction { connection in
+            var added = 0
+            for stored in versions {
+                var present: StoredVersion?
+                try connection.query("SELECT version, layer, published_at, rolled_back_from FROM look_versions WHERE app_key = ? AND version = ?",
+                                     [.text(appKey), .integer(Int64(stored.version))]) { row in present = Self.decode(row) }
+                if let present {
+                    guard present == stored else { throw StoreError.differs(appKey: appKey, version: stored.version) }
+                    continue
                 }
-                try connection.execute("COMMIT")
-                return added
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
+                try insert(appKey: appKey, stored, connection)
+                added += 1
             }
+            return added
         }
     }
 
@@ -200,15 +245,24 @@ final class SQLiteLookStore: LookStore {
     /// Appends a version when `expected` holds, in one IMMEDIATE transaction, and returns it after
     /// COMMIT (durable, see the type's note). Throws PublishConflict when `expected` does not hold
     /// (nothing is written), StoreError when SQLite fails (nothing is written).
-    func publish(appKey: String, layer: String, expected: PublishExpectation?, rolledBackFrom: Int?) throws -> StoredVersion {
+    func publish(appKey: String, layer: String, expected: PublishExpectation?, rolledBackFrom: Int?, kind: ChangeKind) throws -> StoredVersion {
+        try transaction { connection in
+            let current = try Self.current(appKey: appKey, connection)?.version
+            let stored = try StoredVersion.next(after: current, expected: expected, layer: layer, rolledBackFrom: rolledBackFrom)
+            try insert(appKey: appKey, stored, connection)
+            _ = try FeedSQL.append(appKey: appKey, stored: stored, kind: kind, connection)
+            return stored
+        }
+    }
+
+    /// Runs `body` in one IMMEDIATE transaction on the writer and returns after COMMIT; ROLLBACK when it throws.
+    func transaction<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try write { connection in
             try connection.execute("BEGIN IMMEDIATE")
             do {
-                let current = try Self.current(appKey: appKey, connection)?.version
-                let stored = try StoredVersion.next(after: current, expected: expected, layer: layer, rolledBackFrom: rolledBackFrom)
-                try insert(appKey: appKey, stored, connection)
+                let value = try body(connection)
                 try connection.execute("COMMIT")
-                return stored
+                return value
             } catch {
                 try? connection.execute("ROLLBACK")
                 throw error
@@ -216,14 +270,46 @@ final class SQLiteLookStore: LookStore {
         }
     }
 
-    private func insert(appKey: String, _ stored: StoredVersion, _ connection: SQLiteConnection) throws {
+    func changes(after: Int64, limit: Int) throws -> ChangePage {
+        try read { connection in
+            try connection.execute("BEGIN")
+            defer { try? connection.execute("COMMIT") }
+            return try FeedSQL.changes(after: after, limit: limit, connection)
+        }
+    }
+
+    func compactChanges(before cutoffMilliseconds: Int64) throws -> Int {
+        try transaction { try FeedSQL.compact(before: cutoffMilliseconds, $0) }
+    }
+
+    func registerReceivers(_ receivers: [(id: String, url: String)]) throws {
+        try transaction { try FeedSQL.register(receivers, $0) }
+    }
+
+    func claimDeliveries(receiver: String, owner: String, nowMilliseconds: Int64, leaseMilliseconds: Int64, limit: Int) throws -> [WebhookDelivery] {
+        try transaction { connection in
+            try FeedSQL.due(receiver: receiver, now: nowMilliseconds, limit: limit, connection).filter {
+                try FeedSQL.lease($0, owner: owner, now: nowMilliseconds, until: nowMilliseconds + leaseMilliseconds, connection)
+            }
+        }
+    }
+
+    func finishDelivery(_ delivery: WebhookDelivery, owner: String, outcome: DeliveryOutcome, nowMilliseconds: Int64) throws -> Bool {
+        try transaction { try FeedSQL.finish(delivery, owner: owner, outcome: outcome, now: nowMilliseconds, $0) }
+    }
+
+    func deliveries(receiver: String) throws -> [DeliveryRecord] {
+        try read { try FeedSQL.deliveries(receiver: receiver, $0) }
+    }
+
+    func insert(appKey: String, _ stored: StoredVersion, _ connection: SQLiteConnection) throws {
         try connection.query("INSERT OR IGNORE INTO apps(app_key, created_at) VALUES (?, ?)", [.text(appKey), .text(stored.publishedAt)])
         try connection.query("INSERT INTO look_versions(app_key, version, layer, published_at, rolled_back_from) VALUES (?, ?, ?, ?, ?)",
                              [.text(appKey), .integer(Int64(stored.version)), .text(stored.layer), .text(stored.publishedAt),
                               stored.rolledBackFrom.map { .integer(Int64($0)) } ?? .null])
     }
 
-    private static func current(appKey: String, _ connection: SQLiteConnection) throws -> StoredVersion? {
+    static func current(appKey: String, _ connection: SQLiteConnection) throws -> StoredVersion? {
         var found: StoredVersion?
         try connection.query("SELECT version, layer, published_at, rolled_back_from FROM look_versions WHERE app_key = ? ORDER BY version DESC LIMIT 1",
                              [.text(appKey)]) { row in found = decode(row) }

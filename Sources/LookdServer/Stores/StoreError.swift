@@ -1,7 +1,7 @@
 /// A failed store operation: the back end's code (an SQLite result code, or a PostgreSQL SQLSTATE such as
 /// `57014` for a statement timeout; `08000` when the database cannot be reached), its message (passwords
-/// redacted) and the back end's name. Every store error is answered 503 `store_unavailable` with
-/// `Retry-After` — never a crash.
+/// redacted) and the back end's name. It never leaves the services: `ServiceStore` counts and logs it and throws
+/// the services' `StoreUnavailableError` instead.
 struct StoreError: Error, CustomStringConvertible {
     var code: String
     var message: String

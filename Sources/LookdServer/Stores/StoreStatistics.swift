@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// What a store reports to `/metrics`: operation latency (a histogram, seconds), the connection pool's use
@@ -13,7 +14,7 @@ final class StoreStatistics: Sendable {
         var count: UInt64 = 0
     }
 
-    private let latency = Mutex(Histogram())
+    private let latency = LockedValue(Histogram())
     /// Connections checked out of the pool right now (always 0 or 1 per SQLite connection in use).
     let connectionsInUse = Atomic<Int>(0)
     /// The pool's bound (`--store-connections`; SQLite: its two connections).

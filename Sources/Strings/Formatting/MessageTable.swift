@@ -1,3 +1,4 @@
+import FNV
 import Synchronization
 
 /// The parsed messages of one catalog set, one slot per (locale, source key), each filled on first use.
@@ -108,10 +109,7 @@ struct KeyIndex: Sendable {
 
     @inline(__always)
     static func hash(_ key: String) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
+        let hash = FNV1a64.hash(key.utf8)
         return Int(truncatingIfNeeded: hash ^ (hash >> 29))
     }
 }

@@ -40,6 +40,21 @@ public enum LanguageTag {
         return list.split(separator: " ").map(String.init)
     }
 
+    /// True when ICU's data has locale data for the tag's language ("en-GB", "eu", "nl-BE", "sr-Latn", "ckb"):
+    /// its plural rules, direction and likely script are then the language's own, not the root locale's.
+    /// False for a tag that is not well-formed or whose language ICU does not know ("tlh", "xx"). Thread-safe;
+    /// the list of ICU's languages is read once.
+    public static func hasLocaleData(_ tag: String) -> Bool {
+        guard isWellFormed(tag) else { return false }
+        let language = subtags(tag).language.lowercased()
+        return icuLanguages.contains(language) || icuLanguages.contains(subtags(canonicalize(tag) ?? tag).language.lowercased())
+    }
+
+    /// The language subtags of every locale in ICU's data ("en", "nb", "ckb").
+    private static let icuLanguages: Set<String> = Set(icuLocaleIdentifiers.map { id in
+        String(id.split(separator: "_", maxSplits: 1).first ?? "").lowercased()
+    })
+
     /// The language, script and region subtags of a BCP 47 tag (script and region nil when absent).
     /// Variants and extensions are ignored. Does not validate; split on "-".
     public static func subtags(_ tag: String) -> (language: String, script: String?, region: String?) {

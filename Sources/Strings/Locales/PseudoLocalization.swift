@@ -76,6 +76,9 @@ private struct PatternRewriter {
     let rewrite: (String) -> String
     var index = 0
     var out = String.UnicodeScalarView()
+    /// The nesting level of the message being copied. Branches past `MessageNestingLimit.levels` are copied
+    /// unchanged without recursing (the pattern is refused when it is parsed anyway).
+    private var depth = 0
 
     init(_ pattern: String, rewrite: @escaping (String) -> String) {
         source = Array(pattern.unicodeScalars)
@@ -176,7 +179,13 @@ private struct PatternRewriter {
             out.append(c)
             if c == "}" { break }
             if c == "{" {
+                guard depth < MessageNestingLimit.levels else {
+                    _ = closeSimple()
+                    continue
+                }
+                depth += 1
                 longest = max(longest, message(inPlural: type != "select"))
+                depth -= 1
                 if let close = at(0) {
                     out.append(close)
                     index += 1

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A bounded memo of recent negotiation answers: two generations of at most `generationSize` entries each;
 /// when the young generation fills, it becomes the old one and the previous old one is dropped. A hit in the
@@ -14,7 +14,7 @@ final class NegotiationMemo: Sendable {
     /// Inputs longer than this are never memoised (junk headers must not fill memory).
     static let maximumKeyLength = 256
     private let generationSize: Int
-    private let state = Mutex<(young: [Key: LocaleTag], old: [Key: LocaleTag])>(([:], [:]))
+    private let state = LockedValue<(young: [Key: LocaleTag], old: [Key: LocaleTag])>(([:], [:]))
 
     init(generationSize: Int = 512) {
         self.generationSize = generationSize

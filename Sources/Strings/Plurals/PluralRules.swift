@@ -1,5 +1,5 @@
 import CICU
-import Synchronization
+import Locking
 
 /// A locale's CLDR cardinal plural rules (ICU `PluralRules`), cached per process (up to 256 tags): the first
 /// request for a locale opens the rules (~1.6 µs), later ones are a dictionary lookup. Safe from any thread.
@@ -44,7 +44,7 @@ public final class PluralRules: @unchecked Sendable {
 
     /// At most this many tags' rules are kept; later ones are opened per call.
     static let maximumCached = 256
-    private static let cache = Mutex<[String: PluralRules]>([:])
+    private static let cache = LockedValue<[String: PluralRules]>([:])
 
     /// The category of an integer (ru: 1 → one, 2 → few, 5 → many, 21 → one).
     public func category(for value: Int64) -> PluralCategory {

@@ -7,7 +7,7 @@ extension CatalogContent {
     /// catalogs (every format's import skips or refuses them). Pure; a value type.
     public func addingPseudoLocales() -> CatalogContent {
         var content = self
-        for locale in LocaleTag.pseudoLocales {
+        for locale in LocaleTag.pseudoLocales.map(CatalogLocale.init) {
             content.translations[locale] = source.map { Translation(key: $0.key, pattern: Self.pseudoPattern($0.message, for: locale)) }
         }
         return content
@@ -16,12 +16,12 @@ extension CatalogContent {
     /// `PseudoLocalization.pattern`, except for a message that is one select: every format splits it into one
     /// entry per case (`KEY__ARG__CASE`) and needs the translation to be the same select, so each case is
     /// pseudo-localized on its own (`{status, select, online {[Öñļîñé one]} …}`) instead of the whole message.
-    static func pseudoPattern(_ english: String, for locale: LocaleTag) -> String {
+    static func pseudoPattern(_ english: String, for locale: CatalogLocale) -> String {
         guard let message = try? ICUMessage(parsing: english), var choice = message.wholeChoice, choice.kind == .select else {
-            return PseudoLocalization.pattern(english, for: locale)
+            return PseudoLocalization.pattern(english, for: locale.known ?? .pseudoAccented)
         }
         choice.cases = choice.cases.map { branch in
-            let pseudo = PseudoLocalization.pattern(branch.message.pattern, for: locale)
+            let pseudo = PseudoLocalization.pattern(branch.message.pattern, for: locale.known ?? .pseudoAccented)
             return ICUMessage.Case(key: branch.key, message: (try? ICUMessage(parsing: pseudo)) ?? branch.message)
         }
         return ICUMessage([.choice(choice)]).pattern

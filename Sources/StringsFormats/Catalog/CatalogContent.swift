@@ -36,9 +36,9 @@ public struct CatalogContent: Sendable, Hashable {
     /// The source messages in file order.
     public var source: [SourceEntry]
     /// Each locale's patterns in file order (English is `source`, never here).
-    public var translations: [LocaleTag: [Translation]]
+    public var translations: [CatalogLocale: [Translation]]
 
-    public init(source: [SourceEntry], translations: [LocaleTag: [Translation]] = [:]) {
+    public init(source: [SourceEntry], translations: [CatalogLocale: [Translation]] = [:]) {
         self.source = source
         self.translations = translations
     }
@@ -46,18 +46,27 @@ public struct CatalogContent: Sendable, Hashable {
     /// The source entry of `key`, nil when the source has no such key.
     public func sourceEntry(_ key: String) -> SourceEntry? { source.first { $0.key == key } }
 
-    /// The locales that have translations, in `LocaleTag.all` order.
-    public var locales: [LocaleTag] { translations.keys.sorted() }
+    /// The locales that have translations, in `CatalogLocale` order (lookd's 50 in their order, then others).
+    public var locales: [CatalogLocale] { translations.keys.sorted() }
 
-    /// Reads `en.json` and every `TAG.json` of the 50 tags in `directory`. Throws `CatalogError` naming the
-    /// file (missing directory or source, unreadable file, not the JSON shape a catalog has).
+    /// Reads `en.json` and every `TAG.json` in `directory` whose name is a BCP 47 tag of a language ICU knows
+    /// (lookd's 50 and any other: `en-GB.json`, `eu.json`), except the pseudo-locales. Throws `CatalogError`
+    /// naming the file (missing directory or source, unreadable file, not the JSON shape a catalog has).
     public static func load(directory: URL) throws -> CatalogContent {
         let sourceURL = directory.appendingPathComponent("en.json")
         guard let sourceData = FileManager.default.contents(atPath: sourceURL.path) else {
             throw CatalogError.missingSource(directory: directory.path)
         }
         var content = CatalogContent(source: try readSource([UInt8](sourceData), path: sourceURL.path))
-        for locale in LocaleTag.all where locale != .english {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let locales = names.compactMap { name -> CatalogLocale? in
+            guard name.hasSuffix(".json") else { return nil }
+            let base = String(name.dropLast(5))
+            guard let locale = CatalogLocale(tag: base), locale.identifier == base, locale != .english, !locale.isPseudo,
+                  locale.isKnownToICU else { return nil }
+            return locale
+        }
+        for locale in locales.sorted() {
             let url = directory.appendingPathComponent(locale.identifier + ".json")
             guard let data = FileManager.default.contents(atPath: url.path) else { continue }
             content.translations[locale] = try readLocale([UInt8](data), path: url.path)
@@ -125,7 +134,7 @@ public struct CatalogContent: Sendable, Hashable {
 
     /// `TAG.json` as lookd writes it: `"key": "pattern"` a line, no blank lines. Nil when the locale has no
     /// translations.
-    public func localeFile(_ locale: LocaleTag) -> [UInt8]? {
+    public func localeFile(_ locale: CatalogLocale) -> [UInt8]? {
         guard let entries = translations[locale] else { return nil }
         var writer = Self.fileWriter(entries: entries.count)
         for entry in entries { writer.member(entry.key, entry.pattern) }
@@ -147,7 +156,7 @@ public struct CatalogContent: Sendable, Hashable {
         return bytes == Array("{}\n".utf8) ? Array("{\n}\n".utf8) : bytes
     }
 
-    /// Every file: `en.json` first, then `TAG.json` for each locale with translations, in `LocaleTag.all` order.
+    /// Every file: `en.json` first, then `TAG.json` for each locale with translations, in `CatalogLocale` order.
     public var files: [(name: String, bytes: [UInt8])] {
         [("en.json", sourceFile)] + locales.compactMap { locale in localeFile(locale).map { (locale.identifier + ".json", $0) } }
     }

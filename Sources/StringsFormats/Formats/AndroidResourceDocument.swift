@@ -15,13 +15,20 @@ public struct AndroidResourceDocument: Sendable {
         public let position: FilePosition
         /// False for `formatted="false"`: the text has no arguments, `%` is literal.
         public var formatted = true
+        /// Android lint issue ids of the element's `tools:ignore` (`MissingTranslation`, `MissingQuantity`, …).
+        public var ignoredIssues: Set<String> = []
+        /// The styling tags inside the text (`b`, `i`, `u`, `a`, …; `xliff:g` not counted), sorted, each as often
+        /// as it occurs. Its text is then the text without the tags.
+        public var markup: [String] = []
     }
 
     public struct File: Sendable {
         /// `values-ar/strings.xml`, relative to the `res/` directory.
         public let path: String
-        public let locale: LocaleTag
+        public let locale: CatalogLocale
         public let resources: [Resource]
+        /// Android lint issue ids of `<resources tools:ignore="…">`: they apply to every resource of the file.
+        public var ignoredIssues: Set<String> = []
     }
 
     /// Files of the 50 locales' primary directories, English first.
@@ -48,8 +55,11 @@ public struct AndroidResourceDocument: Sendable {
                 if input.files[primary.joined(separator: "/")] != nil { continue }
             }
             do {
-                let (resources, resourceProblems) = try Self.resources(XMLTree.parse(bytes))
-                files.append(File(path: path, locale: locale, resources: resources))
+                let root = try XMLTree.parse(bytes)
+                let (resources, resourceProblems) = try Self.resources(root)
+                var file = File(path: path, locale: locale, resources: resources)
+                file.ignoredIssues = Self.ignoredIssues(root)
+                files.append(file)
                 problems += resourceProblems.map { problem in
                     var placed = problem.placed(file: path, position: nil)
                     placed.locale = locale.identifier
@@ -61,6 +71,11 @@ public struct AndroidResourceDocument: Sendable {
         }
         self.fileProblems = problems
         self.files = files.sorted { $0.locale < $1.locale }
+    }
+
+    /// The issue ids of an element's `tools:ignore` (comma-separated; `all` stands for every issue).
+    static func ignoredIssues(_ element: XMLTree) -> Set<String> {
+        Set((element.attributes["tools:ignore"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }
 
     /// The resources of a file, and the problems of those that could not be read (left out).
@@ -76,7 +91,12 @@ public struct AndroidResourceDocument: Sendable {
                 if inner.hasPrefix(" ") { inner = inner.dropFirst() }
                 if inner.hasSuffix(" ") { inner = inner.dropLast() }
                 comment = XMLCommentText.decode(String(inner))
-            case .text: break
+            case .text(let text):
+                // aapt2 refuses text between resources ("found text … outside of a resource element"), so must lint.
+                if let stray = text.first(where: { !$0.isWhitespace }) {
+                    problems.append(.init(key: nil, reason: "text outside any resource ('\(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(40))'); aapt2 refuses the file (\(stray == "<" ? "malformed markup" : "stray text"))",
+                                          kind: .syntax, position: root.position))
+                }
             case .element(let element):
                 defer { comment = nil }
                 // Not for translation: no localization to read or check.
@@ -90,13 +110,17 @@ public struct AndroidResourceDocument: Sendable {
                     case "string":
                         var resource = Resource(name: name, comment: comment, items: nil, text: try text(of: element, name: name), position: element.position)
                         resource.formatted = element.attributes["formatted"] != "false"
+                        resource.ignoredIssues = ignoredIssues(element)
+                        resource.markup = markup(of: element)
                         resources.append(resource)
                     case "plurals":
                         let items = try element.elements(named: "item").map { item in
                             guard let quantity = item.attributes["quantity"] else { throw ConversionError(key: name, reason: "<item> without a quantity") }
                             return (quantity: quantity, text: try text(of: item, name: name), position: item.position)
                         }
-                        resources.append(Resource(name: name, comment: comment, items: items, text: "", position: element.position))
+                        var resource = Resource(name: name, comment: comment, items: items, text: "", position: element.position)
+                        resource.ignoredIssues = ignoredIssues(element)
+                        resources.append(resource)
                     default:
                         throw ConversionError(key: name, reason: "<\(element.name)> has no lookd equivalent (strings and plurals only); not read", kind: .unsupported)
                     }
@@ -108,10 +132,20 @@ public struct AndroidResourceDocument: Sendable {
         return (resources, problems)
     }
 
-    /// A resource's text; inline `<xliff:g>` keeps its content, any other markup is refused (not misread).
+    /// The styling tags Android's `getText` keeps (`Html`-like spans), which a string may hold.
+    static let stylingTags: Set<String> = ["b", "i", "u", "a", "em", "strong", "font", "big", "small", "sup", "sub", "strike", "s",
+                                           "tt", "span", "annotation", "li", "ul", "p", "br", "cite", "dfn", "q"]
+
+    /// The styling tags below `element`, sorted, with repeats; `<xliff:g>` is not styling.
+    static func markup(of element: XMLTree) -> [String] {
+        element.elements.flatMap { inner in (inner.name == "xliff:g" ? [] : [inner.name]) + markup(of: inner) }.sorted()
+    }
+
+    /// A resource's text with markup removed; inline `<xliff:g>` and styling tags keep their content, any other
+    /// element is refused (not misread). Whether styling may be imported is `catalog()`'s business.
     private static func text(of element: XMLTree, name: String) throws -> String {
-        for inner in element.elements where inner.name != "xliff:g" {
-            throw ConversionError(key: name, reason: "<\(inner.name)> markup inside a string is not supported")
+        for inner in element.elements where inner.name != "xliff:g" && !stylingTags.contains(inner.name) {
+            throw ConversionError(key: name, reason: "<\(inner.name)> inside a string is not a styling tag Android knows")
         }
         do {
             return try AndroidStringEscaping.unescape(element.text)
@@ -123,19 +157,21 @@ public struct AndroidResourceDocument: Sendable {
     /// The resources as `PrintfCatalog` units, English's order; translations are matched by resource name.
     /// Throws one `ConversionError` with every problem.
     public func catalog() throws -> PrintfCatalog {
-        let (catalog, problems) = catalogSkippingProblems()
+        let (catalog, problems) = catalogSkippingProblems(readingMarkup: false)
         if !problems.isEmpty { throw ConversionError(problems) }
         return catalog
     }
 
     /// `catalog()` that leaves out each resource it cannot read and returns those problems, placed at the
     /// resource in its file — what a linter needs to go on.
-    public func catalogSkippingProblems() -> (catalog: PrintfCatalog, problems: [ConversionError.Problem]) {
+    /// `readingMarkup`: read a string with styling tags as its text (a linter, which compares the tags itself);
+    /// false refuses it (an import would lose the tags).
+    public func catalogSkippingProblems(readingMarkup: Bool = true) -> (catalog: PrintfCatalog, problems: [ConversionError.Problem]) {
         guard let english = files.first(where: { $0.locale == .english }) else {
             return (PrintfCatalog(units: []), fileProblems + [.init(key: nil, reason: "no values/strings.xml (the English source)")])
         }
         var problems = fileProblems
-        var byLocale: [LocaleTag: (file: File, resources: [String: Resource])] = [:]
+        var byLocale: [CatalogLocale: (file: File, resources: [String: Resource])] = [:]
         for file in files where file.locale != .english {
             byLocale[file.locale] = (file, Dictionary(file.resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }))
         }
@@ -145,7 +181,12 @@ public struct AndroidResourceDocument: Sendable {
             var comment = EntryComment(text: resource.comment)
             if comment.legend == nil { comment.legend = Self.inferredLegend(resource) }
             let legend = comment.legend ?? ArgumentLegend(entries: [])
-            var messages: [LocaleTag: PrintfMessage] = [:]
+            var messages: [CatalogLocale: PrintfMessage] = [:]
+            if !readingMarkup, !resource.markup.isEmpty {
+                problems.append(.init(key: resource.name, reason: "styling tags (<\(resource.markup[0])>) are not imported: lookd's catalogs hold no markup",
+                                      file: english.path, position: resource.position))
+                continue
+            }
             do {
                 messages[.english] = try Self.message(resource, legend: legend, locale: .english)
             } catch let error as ConversionError {
@@ -153,7 +194,15 @@ public struct AndroidResourceDocument: Sendable {
                 continue
             } catch { continue }
             for (locale, translated) in byLocale {
-                guard let resource = translated.resources[resource.name] else { continue }
+                guard let translation = translated.resources[resource.name] else { continue }
+                if translation.markup != resource.markup {
+                    let (expected, found) = (resource.markup.map { "<\($0)>" }, translation.markup.map { "<\($0)>" })
+                    problems.append(.init(key: resource.name, locale: locale.identifier,
+                                          reason: "styling tags differ from the source's: \(found.isEmpty ? "none" : found.joined(separator: " ")) where values/strings.xml has \(expected.isEmpty ? "none" : expected.joined(separator: " "))",
+                                          kind: readingMarkup ? .markup : .unsupported, file: translated.file.path, position: translation.position))
+                    if !readingMarkup { continue }
+                }
+                let resource = translation
                 do {
                     messages[locale] = try Self.message(resource, legend: legend, locale: locale)
                 } catch let error as ConversionError {
@@ -176,7 +225,7 @@ public struct AndroidResourceDocument: Sendable {
         return (PrintfCatalog(units: units), problems)
     }
 
-    static func message(_ resource: Resource, legend: ArgumentLegend, locale: LocaleTag) throws -> PrintfMessage {
+    static func message(_ resource: Resource, legend: ArgumentLegend, locale: CatalogLocale) throws -> PrintfMessage {
         let dialect = PrintfDialect.android
         guard let items = resource.items else {
             guard resource.formatted else { return PrintfMessage(template: resource.text.isEmpty ? [] : [.text(resource.text)], plurals: []) }
@@ -200,10 +249,13 @@ public struct AndroidResourceDocument: Sendable {
         guard resource.formatted else { return nil }
         let texts = resource.items?.map(\.text) ?? [resource.text]
         var integers: [Int: Bool] = [:]
+        var floats: Set<Int> = []
         for text in texts {
             var sequential = 1
             PrintfSpecifierScan.forEach(in: text, sequential: &sequential) { number, conversion in
-                integers[number] = conversion.hasPrefix("d")
+                let category = PrintfSpecifier.read(conversion)?.category
+                integers[number] = category == .integer
+                if category == .float { floats.insert(number) }
             }
         }
         var count = integers.keys.max() ?? 0
@@ -215,6 +267,7 @@ public struct AndroidResourceDocument: Sendable {
         guard count > 0 else { return nil }
         return ArgumentLegend(entries: (1...count).map { number in
             if number == pluralArgument { return ArgumentLegend.Entry(name: "arg\(number)", type: "plural", style: nil) }
+            if floats.contains(number) { return ArgumentLegend.Entry(name: "arg\(number)", type: "number", style: nil) }
             return integers[number] == true ? ArgumentLegend.Entry(name: "arg\(number)", type: "number", style: "integer")
                 : ArgumentLegend.Entry(name: "arg\(number)", type: nil, style: nil)
         })

@@ -22,12 +22,14 @@ public struct AndroidResourcesFormat: CatalogFormat {
     static let fileName = "strings.xml"
 
     public func write(_ content: CatalogContent) throws -> FormatFiles {
-        var catalog = try PrintfCatalog(content)
+        // Every refusal in one run: what the conversion refuses, and Android's own rules on the rest.
+        let (exportable, refused) = content.droppingWhatExportRefuses()
+        var catalog = try PrintfCatalog(exportable)
         for index in catalog.units.indices where catalog.units[index].messages[.english]?.textMovedIntoPlural != nil {
             catalog.units[index].comment.textAroundPlural = true
             catalog.units[index].messages = catalog.units[index].messages.mapValues { $0.textMovedIntoPlural ?? $0 }
         }
-        var problems: [ConversionError.Problem] = []
+        var problems = refused
         var javaNames: [String: String] = [:]
         for unit in catalog.units {
             let name = unit.selectCase?.androidName(unit.key) ?? unit.key
@@ -46,7 +48,7 @@ public struct AndroidResourcesFormat: CatalogFormat {
         }
         if !problems.isEmpty { throw ConversionError(problems) }
         var files: [String: [UInt8]] = [:]
-        for locale in LocaleTag.allIncludingPseudo {
+        for locale in Set(catalog.units.flatMap(\.messages.keys)).sorted() {
             let units = catalog.units.filter { $0.messages[locale] != nil }
             guard !units.isEmpty else { continue }
             let document = Array(Self.document(units, locale: locale).utf8)
@@ -67,7 +69,7 @@ public struct AndroidResourcesFormat: CatalogFormat {
         return nil
     }
 
-    private static func document(_ units: [PrintfCatalog.Unit], locale: LocaleTag) -> String {
+    private static func document(_ units: [PrintfCatalog.Unit], locale: CatalogLocale) -> String {
         let dialect = PrintfDialect.android
         var lines = ["<?xml version=\"1.0\" encoding=\"utf-8\"?>",
                      "<!-- Exported by lookd from its catalogs (\(locale.identifier)). Edit the catalogs, not this file. -->"]
@@ -75,7 +77,7 @@ public struct AndroidResourcesFormat: CatalogFormat {
             unit.messages[locale]?.plurals.contains { $0.variants.contains { $0.category == .zero } } == true
         }
         if keepsZero {
-            lines.append("<!-- quantity=\"zero\" items hold the catalog's =0 text. Android uses \"zero\" only in languages whose plural rules have it (of lookd's 50, Arabic); in this language 0 shows the \"\(PluralRules.forLocale(locale)?.category(for: 0).rawValue ?? "other")\" item, so check for 0 in the app where the =0 wording matters. -->")
+            lines.append("<!-- quantity=\"zero\" items hold the catalog's =0 text. Android uses \"zero\" only in languages whose plural rules have it (of lookd's 50, Arabic); in this language 0 shows the \"\(PluralRules.forLocale(locale.conventionsIdentifier)?.category(for: 0).rawValue ?? "other")\" item, so check for 0 in the app where the =0 wording matters. -->")
         }
         lines.append("<resources>")
         for unit in units {
@@ -108,5 +110,20 @@ public struct AndroidResourcesFormat: CatalogFormat {
     public func read(_ files: FormatFiles) throws -> CatalogContent {
         let document = AndroidResourceDocument(files: files)
         return try document.catalog().content()
+    }
+
+    /// Strings with styling tags, `translatable="false"` and `<string-array>`s are left out (and carried by the
+    /// original an import keeps); a file that is not XML is a problem of its own, the others are still read.
+    public func readSkippingProblems(_ files: FormatFiles) throws -> (content: CatalogContent, problems: [ConversionError.Problem]) {
+        let (catalog, problems) = AndroidResourceDocument(files: files).catalogSkippingProblems(readingMarkup: false)
+        let (content, more) = catalog.contentSkippingProblems()
+        let (known, unknown) = content.droppingLocalesICUDoesNotKnow()
+        let (exportable, refused) = known.droppingWhatExportRefuses()
+        return (exportable, problems + more + unknown + refused)
+    }
+
+    public func write(_ content: CatalogContent, onto original: FormatFiles) throws -> FormatFiles {
+        let imported = (try? readSkippingProblems(original).content) ?? CatalogContent(source: [])
+        return AndroidResourcesTemplate.merge(original: original, imported: imported, content: content, fresh: try write(content))
     }
 }

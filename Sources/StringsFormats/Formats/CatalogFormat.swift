@@ -18,6 +18,25 @@ public protocol CatalogFormat: Sendable {
     /// The catalogs `files` carry (for a one-locale format, the source plus that locale). Throws
     /// `ConversionError` naming the key, locale and file of what cannot be read.
     func read(_ files: FormatFiles) throws -> CatalogContent
+
+    /// `write(_:)` shaped by `original`, the files an import read (kept beside the catalogs): what the catalogs
+    /// did not change since is written as `original` has it, byte for byte when nothing changed; what they
+    /// cannot hold (and the import left out) is kept. Throws `ConversionError` as `write(_:)` does.
+    func write(_ content: CatalogContent, onto original: FormatFiles) throws -> FormatFiles
+
+    /// What `read(_:)` gives, leaving out each string or localization it cannot read, and those problems.
+    /// Throws `ConversionError` only when the files cannot be read at all (not JSON or XML, not the format).
+    func readSkippingProblems(_ files: FormatFiles) throws -> (content: CatalogContent, problems: [ConversionError.Problem])
+}
+
+extension CatalogFormat {
+    /// A format that has no template export writes `content` as it always does.
+    public func write(_ content: CatalogContent, onto original: FormatFiles) throws -> FormatFiles { try write(content) }
+
+    /// A format that cannot skip: all or nothing.
+    public func readSkippingProblems(_ files: FormatFiles) throws -> (content: CatalogContent, problems: [ConversionError.Problem]) {
+        (try read(files), [])
+    }
 }
 
 /// The formats by name.

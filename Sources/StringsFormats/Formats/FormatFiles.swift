@@ -11,8 +11,9 @@ public struct FormatFiles: Sendable, Hashable {
     public var single: [UInt8]? { files[""] }
 
     /// Reads `path`: a file becomes the single file, a directory every regular file below it (hidden ones
-    /// skipped). Throws `CocoaError` when nothing can be read there.
-    public static func load(path: String) throws -> FormatFiles {
+    /// skipped) whose relative path `including` accepts (default: all). Throws `CocoaError` when nothing can be
+    /// read there.
+    public static func load(path: String, including: (String) -> Bool = { _ in true }) throws -> FormatFiles {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
@@ -21,7 +22,7 @@ public struct FormatFiles: Sendable, Hashable {
         var files: [String: [UInt8]] = [:]
         let root = URL(fileURLWithPath: path)
         for case let relative as String in FileManager.default.enumerator(atPath: path) ?? FileManager.DirectoryEnumerator() {
-            guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
+            guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }), including(relative) else { continue }
             var isFolder: ObjCBool = false
             let url = root.appendingPathComponent(relative)
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {

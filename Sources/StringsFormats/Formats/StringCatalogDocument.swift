@@ -25,14 +25,18 @@ public struct StringCatalogDocument: Sendable {
     public let entries: [Entry]
 
     /// Parses the JSON and the catalog's shape. Throws `JSONReadError` (StableJSON) or `ConversionError`.
-    public init(bytes: [UInt8]) throws {
+    /// `splittingVariations`: a string whose localizations vary by device or width (`variations.device.iphone`,
+    /// `variations.width.…`) becomes one entry per variation, keyed `KEY (device: iphone)`, each localization
+    /// giving that variation (or its only text when it does not vary) — how a linter checks every variation. Off
+    /// (import), such a string is refused where it is converted, since lookd's catalogs hold plural variations only.
+    public init(bytes: [UInt8], splittingVariations: Bool = false) throws {
         let tree = try JSONReader.readDocument(bytes, options: .formatFile)
         guard let language = tree["sourceLanguage"]?.stringValue else {
             throw ConversionError(key: nil, reason: "not a String Catalog: no \"sourceLanguage\"")
         }
         sourceLanguage = language
         guard let strings = tree["strings"]?.members else { throw ConversionError(key: nil, reason: "not a String Catalog: no \"strings\" object") }
-        entries = strings.compactMap { member in
+        entries = strings.compactMap { member -> [Entry]? in
             // Strings marked not to translate are not localizations (Xcode: "Don't Translate").
             if member.value["shouldTranslate"]?.boolValue == false { return nil }
             var localizations = (member.value["localizations"]?.members ?? []).map { localization in
@@ -49,12 +53,36 @@ public struct StringCatalogDocument: Sendable {
                 localizations.insert(Localization(locale: language, state: "translated", position: FilePosition(place),
                                                   tree: JSONDocument(.object([.init("stringUnit", unit)]), position: place)), at: 0)
             }
-            return Entry(key: member.key, comment: member.value["comment"]?.stringValue, position: FilePosition(member.value.position), localizations: localizations)
+            let entry = Entry(key: member.key, comment: member.value["comment"]?.stringValue, position: FilePosition(member.value.position), localizations: localizations)
+            return splittingVariations ? Self.splitByVariation(entry) : [entry]
+        }.flatMap { $0 }
+    }
+
+    /// `entry` as one entry per device or width variation (`KEY (device: iphone)`); itself when nothing varies so.
+    static func splitByVariation(_ entry: Entry) -> [Entry] {
+        var dimension: String?
+        var cases: [String] = []
+        for localization in entry.localizations {
+            guard let variations = localization.tree["variations"]?.members, variations.count == 1, variations[0].key != "plural",
+                  let members = variations[0].value.members else { continue }
+            dimension = dimension ?? variations[0].key
+            guard variations[0].key == dimension else { continue }
+            for member in members where !cases.contains(member.key) { cases.append(member.key) }
+        }
+        guard let dimension else { return [entry] }
+        return cases.map { name in
+            let localizations = entry.localizations.compactMap { localization -> Localization? in
+                guard let variations = localization.tree["variations"], let byKind = variations[dimension] else { return localization }
+                guard let tree = byKind[name] else { return nil }
+                let state = tree["stringUnit"]?["state"]?.stringValue ?? localization.state
+                return Localization(locale: localization.locale, state: state, position: FilePosition(tree.position), tree: tree)
+            }
+            return Entry(key: "\(entry.key) (\(dimension): \(name))", comment: entry.comment, position: entry.position, localizations: localizations)
         }
     }
 
-    /// The catalog as `PrintfCatalog` units. The source language must be `en`; each localization must be one of
-    /// the 50 locales (Apple's tags are lookd's). Arguments are named by the comment's legend, else `arg1`,
+    /// The catalog as `PrintfCatalog` units. The source language must be `en`; each localization's tag must be
+    /// well-formed BCP 47 (any locale: `en-GB`, `eu`, `nl-BE`, not only lookd's 50). Arguments are named by the comment's legend, else `arg1`,
     /// `arg2`, … from the English text. Throws one `ConversionError` with every problem.
     public func catalog() throws -> PrintfCatalog {
         let (catalog, problems) = catalogSkippingProblems()
@@ -75,18 +103,18 @@ public struct StringCatalogDocument: Sendable {
             var comment = EntryComment(text: entry.comment)
             let inferred = comment.legend == nil
             if inferred, let english = entry.localizations.first(where: { $0.locale == "en" }) {
-                comment.legend = Self.inferredLegend(english.tree, all: entry.localizations.map(\.tree))
+                comment.legend = Self.inferredLegend(english.tree, all: entry.localizations.map(\.tree), key: entry.key)
             }
             let legend = comment.legend ?? ArgumentLegend(entries: [])
-            var messages: [LocaleTag: PrintfMessage] = [:]
+            var messages: [CatalogLocale: PrintfMessage] = [:]
             for localization in entry.localizations {
-                // A pseudo-locale is generated from English, never a catalog: an export with them reads back without them.
-                if LocaleTag(includingPseudo: localization.locale)?.isPseudo == true { continue }
-                guard let locale = LocaleTag(localization.locale), locale.identifier == localization.locale else {
-                    problems.append(.init(key: entry.key, locale: localization.locale, reason: "not one of lookd's 50 locales (Apple tags: zh-Hans, zh-HK, es-419, pt-PT, nb, …)",
+                guard let locale = CatalogLocale(tag: localization.locale) else {
+                    problems.append(.init(key: entry.key, locale: localization.locale, reason: "'\(localization.locale)' is not a well-formed BCP 47 language tag",
                                           position: localization.position))
                     continue
                 }
+                // A pseudo-locale is generated from English, never a catalog: an export with them reads back without them.
+                if locale.isPseudo { continue }
                 do {
                     messages[locale] = try Self.message(localization.tree, legend: legend, key: entry.key, locale: localization.locale)
                 } catch let error as ConversionError {
@@ -178,8 +206,10 @@ public struct StringCatalogDocument: Sendable {
 
     /// Arguments `arg1`, `arg2`, … typed by the English text's specifiers, for catalogs lookd did not write;
     /// an argument any localization varies by plural on (`all`) is a plural.
-    static func inferredLegend(_ tree: JSONDocument, all: [JSONDocument]) -> ArgumentLegend {
-        var texts: [String] = []
+    /// The key's own specifiers count first: Xcode extracts `"followers %lld %@"` from
+    /// `"followers \(count) \(name)"`, and every localization may use both arguments, whatever English shows.
+    static func inferredLegend(_ tree: JSONDocument, all: [JSONDocument], key: String = "") -> ArgumentLegend {
+        var texts: [String] = [key]
         var plurals: [Int: String] = [:]
         if let value = tree["stringUnit"]?["value"]?.stringValue { texts.append(value) }
         for localization in all {
@@ -190,12 +220,22 @@ public struct StringCatalogDocument: Sendable {
             }
             if localization["variations"]?["plural"] != nil { plurals[1] = plurals[1] ?? "arg1" }
         }
+        return inferredLegend(texts: texts, plurals: plurals)
+    }
+
+    /// Arguments `arg1`, `arg2`, … typed by the specifiers of `texts` (`%@` text, `%lld` integer, `%.1f` a
+    /// number); `plurals`: argument numbers that are plurals, with their names.
+    static func inferredLegend(texts: [String], plurals: [Int: String] = [:]) -> ArgumentLegend {
         var types: [Int: String?] = [:]
-        var sequential = 1
         for text in texts {
+            var sequential = 1
             PrintfSpecifierScan.forEach(in: text, sequential: &sequential) { number, conversion in
-                if conversion.hasPrefix("#@") { return }
-                types[number] = conversion.hasPrefix("@") ? .some(nil) : "number"
+                if conversion.starts(with: "#@".unicodeScalars) { return }
+                switch PrintfSpecifier.read(conversion)?.category {
+                case .integer: types[number] = "number"
+                case .float: types[number] = "float"
+                default: types[number] = .some(nil)
+                }
             }
         }
         let count = max(types.keys.max() ?? 0, plurals.keys.max() ?? 0)
@@ -203,6 +243,7 @@ public struct StringCatalogDocument: Sendable {
             let number = index + 1
             if plurals[number] != nil { return ArgumentLegend.Entry(name: plurals[number] == "arg1" ? "arg1" : plurals[number]!, type: "plural", style: nil) }
             let type = types[number] ?? nil
+            if type == "float" { return ArgumentLegend.Entry(name: "arg\(number)", type: "number", style: nil) }
             return ArgumentLegend.Entry(name: "arg\(number)", type: type, style: type == nil ? nil : "integer")
         })
     }

@@ -1,7 +1,8 @@
 import Strings
 
 /// A parsed XLIFF 1.2 file: its target locale and units with states and positions — what import merges and
-/// lint checks. A value type.
+/// lint checks. Xcode's exports (`.xcloc/Localized Contents/TAG.xliff`) hold one `<file>` per source file and
+/// printf placeholders; lookd's own hold one `<file>` and ICU MessageFormat. A value type.
 public struct XLIFFDocument: Sendable {
     public struct Unit: Sendable {
         public let id: String
@@ -12,31 +13,66 @@ public struct XLIFFDocument: Sendable {
         public let note: String?
         public let maxWidth: Int?
         public let position: FilePosition
+
+        /// The key of the plural the unit is part of in an Xcode export (`KEY|==|plural.one`, a `.stringsdict` path
+        /// `/KEY:dict/…`); nil for a string of its own.
+        public var pluralKey: String? { XLIFFPluralUnits.parse(id: id)?.key }
+    }
+
+    /// One `<file>` of the document (Xcode writes one per source file: `Localizable.xcstrings`, `InfoPlist.strings`, …).
+    public struct File: Sendable {
+        /// The `original` attribute (lookd writes `en.json`).
+        public let original: String?
+        /// True when the units' placeholders are printf's (`%@`, `%1$lld`): Xcode's exports (tool
+        /// `com.apple.dt.xcode`) and any file whose original is not a lookd catalog. False: ICU MessageFormat.
+        public let isPrintf: Bool
+        public let units: [Unit]
     }
 
     public let targetLanguage: String
+    /// Every file's units in document order; a unit id met in an earlier file is keyed `original|id`.
     public let units: [Unit]
+    public let files: [File]
 
-    /// Throws `ConversionError` when the file is not XLIFF 1.2 with one `<file>` and a target language.
+    /// Throws `ConversionError` when the file is not XLIFF 1.2 with at least one `<file>`, every one with source
+    /// language en and the same target language.
     public init(bytes: [UInt8]) throws {
         let root = try XMLTree.parse(bytes)
         guard root.name == "xliff", root.attributes["version"] == "1.2" else {
             throw ConversionError(key: nil, reason: "not an XLIFF 1.2 document (root <\(root.name)> version \(root.attributes["version"] ?? "none"))")
         }
         let fileElements = root.elements(named: "file")
-        guard fileElements.count == 1, let file = fileElements.first else { throw ConversionError(key: nil, reason: "expected exactly one <file>, found \(fileElements.count)") }
-        guard file.attributes["source-language"] == "en" else { throw ConversionError(key: nil, reason: "source-language must be en") }
-        guard let target = file.attributes["target-language"] else { throw ConversionError(key: nil, reason: "<file> has no target-language") }
-        targetLanguage = target
-        let bodies = file.elements(named: "body")
-        units = try bodies.flatMap { $0.elements(named: "trans-unit") }.map { element in
-            guard let id = element.attributes["id"] else { throw ConversionError(key: nil, reason: "<trans-unit> without an id at line \(element.position.line)") }
-            guard let source = element.elements(named: "source").first?.text else { throw ConversionError(key: id, reason: "<trans-unit> without <source>") }
-            let targetElement = element.elements(named: "target").first
-            return Unit(id: id, source: source, target: targetElement?.text, state: targetElement?.attributes["state"],
-                        note: element.elements(named: "note").first?.text, maxWidth: element.attributes["maxwidth"].flatMap { Int($0) },
-                        position: element.position)
+        guard !fileElements.isEmpty else { throw ConversionError(key: nil, reason: "no <file> in the XLIFF") }
+        var target: String?
+        var files: [File] = []
+        var seen: Set<String> = []
+        for file in fileElements {
+            guard file.attributes["source-language"] == "en" else { throw ConversionError(key: nil, reason: "source-language must be en (line \(file.position.line))") }
+            guard let language = file.attributes["target-language"] else { throw ConversionError(key: nil, reason: "<file> has no target-language (line \(file.position.line))") }
+            if let target, target != language {
+                throw ConversionError(key: nil, reason: "<file> on line \(file.position.line) targets \(language), an earlier one \(target): one locale per XLIFF")
+            }
+            target = language
+            let original = file.attributes["original"]
+            let tool = file.firstElement(named: "header")?.firstElement(named: "tool")?.attributes["tool-id"]
+            let isPrintf = tool == "com.apple.dt.xcode" || !(original ?? "en.json").hasSuffix(".json")
+            let units = try file.elements(named: "body").flatMap { $0.elements(named: "trans-unit") }.compactMap { element -> Unit? in
+                // Xcode exports an empty string (a `Text("")`) as a unit with an empty id and source: nothing to translate.
+                if element.attributes["id"] == "", element.firstElement(named: "source")?.text ?? "" == "" { return nil }
+                guard let id = element.attributes["id"] else { throw ConversionError(key: nil, reason: "<trans-unit> without an id at line \(element.position.line)") }
+                guard let source = element.firstElement(named: "source")?.text else { throw ConversionError(key: id, reason: "<trans-unit> without <source>") }
+                let key = seen.insert(id).inserted ? id : (original ?? "") + "|" + id
+                seen.insert(key)
+                let targetElement = element.firstElement(named: "target")
+                return Unit(id: key, source: source, target: targetElement?.text, state: targetElement?.attributes["state"],
+                            note: element.firstElement(named: "note")?.text, maxWidth: element.attributes["maxwidth"].flatMap { Int($0) },
+                            position: element.position)
+            }
+            files.append(File(original: original, isPrintf: isPrintf, units: units))
         }
+        targetLanguage = target ?? ""
+        self.files = files
+        units = files.flatMap(\.units)
     }
 
     /// States whose target is not a translation yet; such targets are not imported.
@@ -44,19 +80,100 @@ public struct XLIFFDocument: Sendable {
 
     /// The source (from the units' sources, notes and maxwidths) and the target locale's translations (targets
     /// that are present, non-empty and not in an untranslated state). Throws `ConversionError` for a target
-    /// language that is not one of the 50.
+    /// language that is not a well-formed tag, English or a pseudo-locale.
     public func content() throws -> CatalogContent {
-        if LocaleTag(includingPseudo: targetLanguage)?.isPseudo == true {
+        guard let locale = CatalogLocale(tag: targetLanguage) else {
+            throw ConversionError(key: nil, reason: "target-language '\(targetLanguage)' is not a well-formed BCP 47 language tag")
+        }
+        if locale.isPseudo {
             throw ConversionError(key: nil, reason: "target-language '\(targetLanguage)' is a pseudo-locale, generated from English at load time: there is nothing to import")
         }
-        guard let locale = LocaleTag(targetLanguage), locale != .english else {
-            throw ConversionError(key: nil, reason: "target-language '\(targetLanguage)' is not one of lookd's 49 translated locales")
+        guard locale != .english else {
+            throw ConversionError(key: nil, reason: "target-language is en, the source language: there is no translation to import")
         }
-        var content = CatalogContent(source: units.map { CatalogContent.SourceEntry(key: $0.id, message: $0.source, description: $0.note, maxLength: $0.maxWidth) })
-        content.translations[locale] = units.compactMap { unit in
-            guard let target = unit.target, !target.isEmpty, !Self.untranslatedStates.contains(unit.state ?? "") else { return nil }
-            return CatalogContent.Translation(key: unit.id, pattern: target)
-        }
+        let (content, problems) = contentSkippingProblems(locale: locale)
+        if !problems.isEmpty { throw ConversionError(problems) }
         return content
+    }
+
+    /// `content()` that leaves out each printf unit whose source or target cannot be read (a placeholder the
+    /// source does not have, or of another type) and returns those problems — what a linter needs to go on.
+    public func contentSkippingProblems() -> (content: CatalogContent, problems: [ConversionError.Problem]) {
+        guard let locale = CatalogLocale(tag: targetLanguage), !locale.isPseudo, locale != .english else {
+            return (CatalogContent(source: []), [.init(key: nil, reason: "target-language '\(targetLanguage)' is not a translated locale")])
+        }
+        return contentSkippingProblems(locale: locale)
+    }
+
+    /// A unit of a printf `<file>` as read: one string, or every unit of one plural (by its key).
+    private enum Item {
+        case unit(Unit)
+        case plural(String)
+    }
+
+    private func contentSkippingProblems(locale: CatalogLocale) -> (content: CatalogContent, problems: [ConversionError.Problem]) {
+        func delivered(_ unit: Unit) -> String? {
+            guard let target = unit.target, !target.isEmpty, !Self.untranslatedStates.contains(unit.state ?? "") else { return nil }
+            return target
+        }
+        var source: [CatalogContent.SourceEntry] = []
+        var translations: [CatalogContent.Translation] = []
+        var problems: [ConversionError.Problem] = []
+        for file in files {
+            guard file.isPrintf else {
+                for unit in file.units {
+                    source.append(.init(key: unit.id, message: unit.source, description: unit.note, maxLength: unit.maxWidth))
+                    if let target = delivered(unit) { translations.append(.init(key: unit.id, pattern: target)) }
+                }
+                continue
+            }
+            // printf placeholders (Apple's rules): read through the same mapping as String Catalogs. A plural's
+            // units (`KEY|==|plural.one`, `.stringsdict` paths) are one unit, where its first one is.
+            var items: [Item] = []
+            var plurals: [String: XLIFFPluralUnits] = [:]
+            let parts = file.units.map { XLIFFPluralUnits.parse(id: $0.id) }
+            // A String Catalog substitution's string is a unit of its own id (`KEY`), the template of its plurals.
+            let substituted = Set(parts.compactMap { parsed in parsed.flatMap { if case .variableCategory = $0.part { $0.key } else { nil } } })
+            for (unit, parsed) in zip(file.units, parts) {
+                guard let (key, part) = parsed ?? (substituted.contains(unit.id) ? (unit.id, .format) : nil) else {
+                    items.append(.unit(unit))
+                    continue
+                }
+                if plurals[key] == nil {
+                    plurals[key] = XLIFFPluralUnits(key: key)
+                    items.append(.plural(key))
+                }
+                plurals[key]!.units.append((unit, part))
+            }
+            let units = items.map { item -> PrintfCatalog.Unit in
+                let unit: Unit
+                switch item {
+                case .plural(let key):
+                    let (plural, found) = plurals[key]!.unit(locale: locale, delivered: delivered)
+                    problems += found
+                    return plural
+                case .unit(let single): unit = single
+                }
+                var comment = EntryComment(text: unit.note)
+                comment.maxLength = comment.maxLength ?? unit.maxWidth
+                if comment.legend == nil { comment.legend = StringCatalogDocument.inferredLegend(texts: [unit.source]) }
+                let legend = comment.legend ?? ArgumentLegend(entries: [])
+                var messages: [CatalogLocale: PrintfMessage] = [:]
+                do {
+                    messages[.english] = PrintfMessage(template: try PrintfDialect.apple.parse(unit.source, legend: legend, countArgument: nil, key: unit.id, locale: "en"), plurals: [])
+                    if let target = delivered(unit) {
+                        messages[locale] = PrintfMessage(template: try PrintfDialect.apple.parse(target, legend: legend, countArgument: nil, key: unit.id, locale: locale.identifier), plurals: [])
+                    }
+                } catch let error as ConversionError {
+                    problems += error.problems.map { $0.placed(file: nil, position: unit.position) }
+                } catch {}
+                return PrintfCatalog.Unit(key: unit.id, selectCase: nil, comment: comment, messages: messages)
+            }
+            let (converted, conversionProblems) = PrintfCatalog(units: units).contentSkippingProblems()
+            problems += conversionProblems
+            source += converted.source
+            translations += converted.translations[locale] ?? []
+        }
+        return (CatalogContent(source: source, translations: [locale: translations]), problems)
     }
 }

@@ -14,8 +14,8 @@ public struct XLIFFFormat: CatalogFormat {
     public init(locale: String?) { self.locale = locale }
 
     public func write(_ content: CatalogContent) throws -> FormatFiles {
-        guard let tag = locale, let target = LocaleTag(includingPseudo: tag), target != .english else {
-            throw ConversionError(key: nil, reason: "XLIFF export needs a target locale, one of the 49 translated ones (--locale TAG)")
+        guard let tag = locale, let target = CatalogLocale(tag: tag), target != .english else {
+            throw ConversionError(key: nil, reason: "XLIFF export needs a target locale other than en, a BCP 47 tag (--locale TAG)")
         }
         if target.isPseudo, content.translations[target] == nil {
             throw ConversionError(key: nil, reason: "\(target.identifier) is a pseudo-locale, generated from English: export it with --pseudo")

@@ -16,6 +16,8 @@ public struct ConversionError: Error, Sendable, Hashable, CustomStringConvertibl
             case syntax
             /// A translation of a key the source does not have.
             case unknownKey
+            /// A translation whose styling tags (Android `<b>`, `<a>`, …) differ from the source's.
+            case markup
         }
 
         /// The catalog key (or the format's own name for it when it maps to no key), nil for file-level problems.

@@ -14,9 +14,9 @@ public struct PrintfCatalog: Sendable, Hashable {
         /// Description, maxLength and argument legend.
         public var comment: EntryComment
         /// Every locale's message, English (the source) included.
-        public var messages: [LocaleTag: PrintfMessage]
+        public var messages: [CatalogLocale: PrintfMessage]
 
-        public init(key: String, selectCase: SelectCase?, comment: EntryComment, messages: [LocaleTag: PrintfMessage]) {
+        public init(key: String, selectCase: SelectCase?, comment: EntryComment, messages: [CatalogLocale: PrintfMessage]) {
             self.key = key
             self.selectCase = selectCase
             self.comment = comment
@@ -42,7 +42,7 @@ public struct PrintfCatalog: Sendable, Hashable {
     /// carried (see `ArgumentLegend`, `PrintfMessage`, `ZeroCaseRule`), including translations of keys the
     /// source does not have.
     public init(_ content: CatalogContent) throws {
-        var byLocale: [LocaleTag: [String: String]] = [:]
+        var byLocale: [CatalogLocale: [String: String]] = [:]
         for (locale, entries) in content.translations {
             byLocale[locale] = Dictionary(entries.map { ($0.key, $0.pattern) }, uniquingKeysWith: { first, _ in first })
         }
@@ -65,7 +65,7 @@ public struct PrintfCatalog: Sendable, Hashable {
         self.units = units
     }
 
-    private static func parse(_ pattern: String, key: String, locale: LocaleTag) throws -> ICUMessage {
+    private static func parse(_ pattern: String, key: String, locale: CatalogLocale) throws -> ICUMessage {
         do {
             return try ICUMessage(parsing: pattern)
         } catch {
@@ -73,15 +73,15 @@ public struct PrintfCatalog: Sendable, Hashable {
         }
     }
 
-    private static func units(of entry: CatalogContent.SourceEntry, translations: [(LocaleTag, String)]) throws -> [Unit] {
+    private static func units(of entry: CatalogContent.SourceEntry, translations: [(CatalogLocale, String)]) throws -> [Unit] {
         let key = entry.key
         let source = try parse(entry.message, key: key, locale: .english)
-        var parsed: [(LocaleTag, ICUMessage)] = []
-        for (locale, pattern) in translations { parsed.append((locale, try parse(pattern, key: key, locale: locale))) }
+        // Every locale's problem is listed, not only the first one's.
+        let parsed = try collectingProblems(translations) { locale, pattern in (locale, try parse(pattern, key: key, locale: locale)) }
         guard let select = source.wholeChoice, select.kind == .select else {
             return [try unit(key: key, selectCase: nil, entry: entry, source: source, translations: parsed)]
         }
-        var perCase: [String: [(LocaleTag, ICUMessage)]] = [:]
+        var perCase: [String: [(CatalogLocale, ICUMessage)]] = [:]
         for (locale, message) in parsed {
             guard let translated = message.wholeChoice, translated.kind == .select, translated.name == select.name else {
                 throw ConversionError(key: key, locale: locale.identifier, reason: "the source is a select on '\(select.name)', this translation is not")
@@ -100,13 +100,15 @@ public struct PrintfCatalog: Sendable, Hashable {
     }
 
     private static func unit(key: String, selectCase: SelectCase?, entry: CatalogContent.SourceEntry, source: ICUMessage,
-                             translations: [(LocaleTag, ICUMessage)]) throws -> Unit {
+                             translations: [(CatalogLocale, ICUMessage)]) throws -> Unit {
         let legend = try ArgumentLegend(source: source, key: key)
         let exactZero = Set(source.choices.filter { $0.kind == .plural && $0.cases.contains { $0.key == "=0" } }.compactMap { legend.number(of: $0.name) })
-        var messages: [LocaleTag: PrintfMessage] = [:]
+        var messages: [CatalogLocale: PrintfMessage] = [:]
         messages[.english] = try PrintfMessage(source, legend: legend, locale: .english, sourceExactZero: exactZero, key: key)
-        for (locale, message) in translations {
-            messages[locale] = try PrintfMessage(message, legend: legend, locale: locale, sourceExactZero: exactZero, key: key)
+        for (locale, message) in try collectingProblems(translations, { locale, message in
+            (locale, try PrintfMessage(message, legend: legend, locale: locale, sourceExactZero: exactZero, key: key))
+        }) {
+            messages[locale] = message
         }
         return Unit(key: key, selectCase: selectCase,
                     comment: EntryComment(description: entry.description, maxLength: entry.maxLength, legend: legend), messages: messages)
@@ -134,7 +136,7 @@ public struct PrintfCatalog: Sendable, Hashable {
         }
         var content = CatalogContent(source: [])
         var problems: [ConversionError.Problem] = []
-        let locales = Set(units.flatMap(\.messages.keys)).subtracting([.english]).sorted()
+        let locales = Set(units.flatMap { $0.messages.keys }).subtracting([.english]).sorted()
         for group in groups {
             guard let first = group.units.first, group.units.allSatisfy({ $0.messages[.english] != nil }) else {
                 problems.append(.init(key: group.key, reason: "no English (source) text", kind: .unknownKey))
@@ -165,7 +167,7 @@ public struct PrintfCatalog: Sendable, Hashable {
 
     /// One locale's ICU message for a group of units (one plain unit, or the cases of a select); nil when the
     /// locale has none of them.
-    private static func message(of units: [Unit], locale: LocaleTag) throws -> ICUMessage? {
+    private static func message(of units: [Unit], locale: CatalogLocale) throws -> ICUMessage? {
         func icu(_ unit: Unit) throws -> ICUMessage? {
             try unit.messages[locale]?.icuMessage(legend: unit.legend, locale: locale, sourceExactZero: unit.exactZero, key: unit.key)
         }

@@ -41,24 +41,38 @@ public struct PrintfDialect: Sendable, Hashable {
         func fail(_ reason: String, _ kind: ConversionError.Problem.Kind = .syntax) -> ConversionError {
             ConversionError(key: key, locale: locale, reason: reason, kind: kind)
         }
-        let scalars = Array(text.unicodeScalars)
+        // A string without arguments is never formatted: all of it is text.
+        guard !legend.entries.isEmpty else { return text.isEmpty ? [] : [.text(text)] }
+        let view = text.unicodeScalars
+        let scalars = Array(view)
+        // Where each scalar starts in `text` (and its end), so that text between specifiers is copied as one
+        // slice rather than a scalar at a time (appending scalar by scalar was 8.8% of the `lint-xliff` bench's
+        // lint time).
+        var starts = Array(view.indices)
+        starts.append(view.endIndex)
         var pieces: [PrintfMessage.Piece] = []
-        var literal = String.UnicodeScalarView()
+        var literal = ""
+        /// The text from `runStart` up to the scalar being read is not in `literal` yet.
+        var runStart = 0
         var nextSequential = 1
         var index = 0
+        func takeRun(upTo end: Int) {
+            if end > runStart { literal += String(view[starts[runStart]..<starts[end]]) }
+            runStart = end
+        }
         func flush() {
-            if !literal.isEmpty { pieces.append(.text(String(literal))) }
-            literal = String.UnicodeScalarView()
+            if !literal.isEmpty { pieces.append(.text(literal)) }
+            literal = ""
         }
         while index < scalars.count {
-            let scalar = scalars[index]
-            guard scalar == "%", !legend.entries.isEmpty else {
-                literal.append(scalar)
+            guard scalars[index] == "%" else {
                 index += 1
                 continue
             }
+            takeRun(upTo: index)
             let start = index
             index += 1
+            defer { runStart = index }
             if index < scalars.count, scalars[index] == "%" {
                 literal.append("%")
                 index += 1
@@ -70,16 +84,25 @@ public struct PrintfDialect: Sendable, Hashable {
                 index += 3
                 continue
             }
+            // Java's %n: a line separator, no argument.
+            if let newline = PrintfSpecifier.read(scalars[index...]), newline.category == .newline {
+                literal.append("\n")
+                index += newline.length
+                continue
+            }
             var digits = ""
-            while index < scalars.count, ("0"..."9").contains(scalars[index]) {
-                digits.unicodeScalars.append(scalars[index])
-                index += 1
+            var digitsEnd = index
+            while digitsEnd < scalars.count, ("0"..."9").contains(scalars[digitsEnd]) {
+                digits.unicodeScalars.append(scalars[digitsEnd])
+                digitsEnd += 1
             }
             var number: Int?
-            if !digits.isEmpty {
-                guard index < scalars.count, scalars[index] == "$", let value = Int(digits) else { throw fail("malformed specifier '\(String(String.UnicodeScalarView(scalars[start..<min(index + 1, scalars.count)])))'") }
+            // `%2$d` names its argument; `%06x` and `%5s` are a width (read with the specification below).
+            if !digits.isEmpty, digitsEnd < scalars.count, scalars[digitsEnd] == "$", let value = Int(digits) {
                 number = value
-                index += 1
+                index = digitsEnd + 1
+            } else {
+                digits = ""
             }
             if index + 1 < scalars.count, scalars[index] == "#", scalars[index + 1] == "@" {
                 index += 2
@@ -94,28 +117,34 @@ public struct PrintfDialect: Sendable, Hashable {
                 pieces.append(.plural(slot))
                 continue
             }
-            var conversion = ""
-            while index < scalars.count, "hlqjztL".unicodeScalars.contains(scalars[index]) {
-                conversion.unicodeScalars.append(scalars[index])
-                index += 1
-            }
             guard index < scalars.count else { throw fail("specifier at the end of '\(text)' is incomplete") }
-            conversion.unicodeScalars.append(scalars[index])
-            index += 1
+            guard let specification = PrintfSpecifier.read(scalars[index...]) else {
+                throw fail("malformed specifier '\(String(String.UnicodeScalarView(scalars[start..<min(index + 1, scalars.count)])))' (a percent sign is '%%' in a string with arguments)")
+            }
+            let conversion = specification.conversion
+            index += specification.length
             let resolved = number ?? nextSequential
             if number == nil { nextSequential += 1 }
             guard resolved >= 1, resolved <= legend.entries.count else {
                 throw fail("specifier '%\(digits.isEmpty ? "" : digits + "$")\(conversion)' refers to argument \(resolved); the source has \(legend.entries.count)", .argument)
             }
-            let isInteger = conversion == integerConversion || integerAliases.contains(conversion)
-            guard isInteger || conversion == textConversion else { throw fail("unsupported specifier '%\(conversion)'", .argumentType) }
-            let expectsInteger = legend.entries[resolved - 1].kind == .integer
-            guard isInteger == expectsInteger else {
-                throw fail("argument \(resolved) is written '%\(conversion)', the source passes it as '%\(expectsInteger ? integerConversion : textConversion)'", .argumentType)
+            let entry = legend.entries[resolved - 1]
+            let expectsInteger = entry.kind == .integer
+            // Integers must stay integers and the rest must not become integers; a float (`%.1f`) fits a number.
+            let fits = switch specification.category {
+            case .integer: expectsInteger
+            case .float: entry.type == "number"
+            case .text: !expectsInteger
+            case .other, .newline: true
+            }
+            guard fits else {
+                let expected = expectsInteger ? integerConversion : entry.type == "number" && entry.style == nil ? "f" : textConversion
+                throw fail("argument \(resolved) is written '%\(conversion)', the source passes it as '%\(expected)'", .argumentType)
             }
             flush()
             pieces.append(resolved == countArgument ? .count : .argument(resolved))
         }
+        takeRun(upTo: scalars.count)
         flush()
         return pieces
     }

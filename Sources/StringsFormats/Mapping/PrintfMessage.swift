@@ -46,7 +46,7 @@ extension PrintfMessage {
     /// translation uses must be in it with the same type and style. Throws `ConversionError` naming key and
     /// locale for what cannot be carried losslessly (nested plurals, a plural used twice, exact values other
     /// than `=0`, `#` outside a plural).
-    init(_ message: ICUMessage, legend: ArgumentLegend, locale: LocaleTag, sourceExactZero: Set<Int>, key: String) throws {
+    init(_ message: ICUMessage, legend: ArgumentLegend, locale: CatalogLocale, sourceExactZero: Set<Int>, key: String) throws {
         func fail(_ reason: String, _ kind: ConversionError.Problem.Kind = .unsupported) -> ConversionError {
             ConversionError(key: key, locale: locale.identifier, reason: reason, kind: kind)
         }
@@ -86,7 +86,7 @@ extension PrintfMessage {
     }
 
     /// The ICU message this printf form stands for (the inverse of `init(_:legend:…)`).
-    func icuMessage(legend: ArgumentLegend, locale: LocaleTag, sourceExactZero: Set<Int>, key: String) throws -> ICUMessage {
+    func icuMessage(legend: ArgumentLegend, locale: CatalogLocale, sourceExactZero: Set<Int>, key: String) throws -> ICUMessage {
         func entry(_ number: Int) throws -> ArgumentLegend.Entry {
             guard number >= 1, number <= legend.entries.count else {
                 throw ConversionError(key: key, locale: locale.identifier, reason: "argument \(number) is not in the source message")

@@ -11,7 +11,7 @@ import Strings
 /// Other exact values (`=1`, `=2`, …) have no platform equivalent and are refused.
 enum ZeroCaseRule {
     /// The platform variants of an ICU plural's branches, in CLDR order.
-    static func variants<Content>(of cases: [(key: String, content: Content)], locale: LocaleTag, sourceHasExactZero: Bool,
+    static func variants<Content>(of cases: [(key: String, content: Content)], locale: CatalogLocale, sourceHasExactZero: Bool,
                                   key: String, same: (Content, Content) -> Bool) throws -> [(category: PluralCategory, content: Content)] {
         let hasZeroCategory = hasZero(locale)
         var variants: [(category: PluralCategory, content: Content)] = []
@@ -41,7 +41,7 @@ enum ZeroCaseRule {
     }
 
     /// The ICU branch keys of platform variants, `=0` (and `zero`) first, then CLDR order.
-    static func cases<Content>(of variants: [(category: PluralCategory, content: Content)], locale: LocaleTag,
+    static func cases<Content>(of variants: [(category: PluralCategory, content: Content)], locale: CatalogLocale,
                                sourceHasExactZero: Bool) -> [(key: String, content: Content)] {
         let hasZeroCategory = hasZero(locale)
         return variants.sorted { $0.category < $1.category }.flatMap { variant -> [(key: String, content: Content)] in
@@ -51,7 +51,7 @@ enum ZeroCaseRule {
         }
     }
 
-    static func hasZero(_ locale: LocaleTag) -> Bool {
-        PluralRules.forLocale(locale)?.categories.contains(.zero) ?? false
+    static func hasZero(_ locale: CatalogLocale) -> Bool {
+        PluralRules.forLocale(locale.conventionsIdentifier)?.categories.contains(.zero) ?? false
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Strings
 
 /// Why a pattern is not a MessageFormat pattern lookd can convert. `offset` is in Unicode scalars.
 public struct ICUMessageSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -11,8 +12,8 @@ public struct ICUMessageSyntaxError: Error, Sendable, Hashable, CustomStringConv
 extension ICUMessage {
     /// Parses `pattern` with ICU's rules for apostrophes (`''` is an apostrophe; `'` before `{`, `}` or, in
     /// a plural branch, `#` starts quoted text up to the next lone `'`; any other `'` is literal).
-    /// Throws `ICUMessageSyntaxError` for unbalanced braces, a missing argument name or branch, or an unknown
-    /// complex type. Pure; safe from any thread.
+    /// Throws `ICUMessageSyntaxError` for unbalanced braces, a missing argument name or branch, an unknown
+    /// complex type, or branches nested deeper than `MessageNestingLimit.levels`. Pure; safe from any thread.
     public init(parsing pattern: String) throws {
         var parser = ICUMessageParser(scalars: Array(pattern.unicodeScalars))
         let message = try parser.message(inPlural: false)
@@ -25,6 +26,8 @@ extension ICUMessage {
 struct ICUMessageParser {
     let scalars: [Unicode.Scalar]
     var index = 0
+    /// The nesting level of the message being read (ICU's: a top-level branch is 1).
+    private var depth = 0
 
     init(scalars: [Unicode.Scalar]) { self.scalars = scalars }
 
@@ -167,7 +170,12 @@ struct ICUMessageParser {
             skipWhitespace()
             guard current == "{" else { throw failure("branch '\(String(key))' of '\(name)' without a message") }
             index += 1
+            guard depth < MessageNestingLimit.levels else {
+                throw failure("branches nested deeper than \(MessageNestingLimit.levels) levels")
+            }
+            depth += 1
             let message = try message(inPlural: inPlural || kind != .select)
+            depth -= 1
             guard current == "}" else { throw failure("unterminated branch '\(String(key))' of '\(name)'") }
             index += 1
             cases.append(ICUMessage.Case(key: String(key), message: message))

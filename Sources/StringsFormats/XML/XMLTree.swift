@@ -25,9 +25,20 @@ public struct XMLTree: Sendable, Hashable {
 
     public func elements(named name: String) -> [XMLTree] { elements.filter { $0.name == name } }
 
+    /// The first child element called `name`, without collecting the others.
+    public func firstElement(named name: String) -> XMLTree? {
+        for child in children {
+            if case .element(let element) = child, element.name == name { return element }
+        }
+        return nil
+    }
+
     /// All text below the element, markup removed.
     public var text: String {
-        children.map { child in
+        // The usual element holds one text or nothing: no pieces to join.
+        if children.isEmpty { return "" }
+        if children.count == 1, case .text(let text) = children[0] { return text }
+        return children.map { child in
             switch child {
             case .text(let text): text
             case .element(let element): element.text
@@ -36,14 +47,30 @@ public struct XMLTree: Sendable, Hashable {
         }.joined()
     }
 
+    /// How deeply elements may nest (the root is depth 1). Android resources and XLIFF need fewer than ten;
+    /// a deeper document is refused while it is read, because a tree of 100,000 nested elements overflows the
+    /// stack when it is walked or freed.
+    public static let maxDepth = 100
+
     /// Parses a document and returns its root element. Throws `ConversionError` with the parser's message,
-    /// line and column.
+    /// line and column, or, for elements nested deeper than `maxDepth`, where the first too deep one starts.
+    /// A document read as UTF-8 that holds a byte that is not UTF-8 is refused the same way, before the parser sees it.
     public static func parse(_ bytes: [UInt8]) throws -> XMLTree {
+        if let invalid = XMLEncodingCheck.firstInvalidByte(bytes) {
+            let hex = String(invalid.byte, radix: 16, uppercase: true)
+            throw ConversionError([.init(key: nil, reason: "not well-formed XML: byte 0x\(hex) at line \(invalid.position.line), column \(invalid.position.column) is not UTF-8", kind: .syntax,
+                                         position: invalid.position)])
+        }
         let parser = XMLParser(data: Data(bytes))
         let builder = XMLTreeBuilder()
         parser.delegate = builder
         parser.shouldResolveExternalEntities = false
-        guard parser.parse(), let root = builder.root else {
+        let parsed = parser.parse()
+        if let position = builder.tooDeep {
+            throw ConversionError([.init(key: nil, reason: "elements nested deeper than \(maxDepth) levels", kind: .syntax,
+                                         position: position)])
+        }
+        guard parsed, let root = builder.root else {
             let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "not well-formed"
             throw ConversionError([.init(key: nil, reason: "not well-formed XML: \(reason)", kind: .syntax,
                                          position: builder.errorPosition ?? FilePosition(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)))])
@@ -65,6 +92,8 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     var root: XMLTree?
     /// Where the parser was when it reported the first error (it has read on by the time `parse()` returns).
     var errorPosition: FilePosition?
+    /// Where the first element deeper than `XMLTree.maxDepth` started; parsing stops there.
+    var tooDeep: FilePosition?
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         if errorPosition == nil { errorPosition = FilePosition(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)) }
@@ -72,6 +101,13 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
+        guard tooDeep == nil else { return }
+        guard stack.count < XMLTree.maxDepth else {
+            if tooDeep == nil { tooDeep = FilePosition(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)) }
+            stack.removeAll()
+            parser.abortParsing()
+            return
+        }
         stack.append(Open(name: elementName, attributes: attributes, children: [],
                           position: FilePosition(line: parser.lineNumber, column: max(1, parser.columnNumber))))
     }

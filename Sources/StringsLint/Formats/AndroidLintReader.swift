@@ -6,10 +6,19 @@ struct AndroidLintReader: FormatLintReader {
     func reading(_ files: FormatFiles) -> FormatLintReading {
         var reading = FormatLintReading()
         let document = AndroidResourceDocument(files: files)
+        reading.integerPlurals = true
         for file in document.files {
             reading.localeFiles[file.locale.identifier] = .init(file: file.path, position: .start)
+            // tools:ignore in English applies to every locale; in a locale's file, to that locale.
+            let scope = file.locale == .english ? "*" : file.locale.identifier
+            if !file.ignoredIssues.isEmpty {
+                reading.suppressions[FormatLintReading.placeKey(locale: scope, key: "*"), default: []].formUnion(AndroidLintIssues.checks(for: file.ignoredIssues))
+            }
             for resource in file.resources {
                 let key = SelectCase.parse(androidName: resource.name)?.name ?? resource.name
+                if !resource.ignoredIssues.isEmpty {
+                    reading.suppressions[FormatLintReading.placeKey(locale: scope, key: key), default: []].formUnion(AndroidLintIssues.checks(for: resource.ignoredIssues))
+                }
                 let slot = FormatLintReading.placeKey(locale: file.locale.identifier, key: key)
                 if reading.places[slot] == nil { reading.places[slot] = .init(file: file.path, position: resource.position) }
             }

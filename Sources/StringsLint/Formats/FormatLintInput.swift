@@ -8,23 +8,63 @@ public struct FormatLintInput: Sendable {
     public let name: String
     public let files: FormatFiles
     let reader: any FormatLintReader
+    /// Checks the project's Android `lint.xml` turns off (`<issue id="MissingTranslation" severity="ignore"/>`).
+    public var ignoredChecks: Set<LintCheck> = []
+    /// Severities the project's Android `lint.xml` gives checks (`<issue id="MissingTranslation"
+    /// severity="warning"/>`): each check's default, below what `lookd-lint.json` says.
+    public var checkSeverities: [LintCheck: LintSeverity] = [:]
+    /// Set when the path given was one file or locale folder inside the input (`res/values-de/strings.xml`,
+    /// `res/values-de`): its path relative to the input; only findings in it are reported, checked against
+    /// the project's source as a whole.
+    public var scope: String?
 
     /// How many files the input is (the `strings.xml` files of a `res/` folder; 1 otherwise).
     public var fileCount: Int { max(1, files.files.keys.filter { $0.hasSuffix(".xml") || $0.isEmpty }.count) }
 
-    /// The input at `path` when it is one of the three formats (by extension, or a directory holding
-    /// `values/strings.xml`); nil for anything else (lookd JSON catalogs are linted as before).
+    /// The input at `path` when it is one of the three formats (by extension, an Xcode `.xcloc` bundle — its
+    /// `Localized Contents/TAG.xliff` —, or a directory holding `values/strings.xml`); nil for anything else (lookd JSON catalogs are linted as before).
     /// Throws when the file or directory cannot be read.
     public static func detect(path: String) throws -> FormatLintInput? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue, path.hasSuffix(".xcloc") || path.hasSuffix(".xcloc/") {
+            let contents = (path as NSString).appendingPathComponent("Localized Contents")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: contents)) ?? []
+            guard let xliff = names.sorted().first(where: { $0.hasSuffix(".xliff") }) else { return nil }
+            let file = (contents as NSString).appendingPathComponent(xliff)
+            return FormatLintInput(name: file, files: try FormatFiles.load(path: file), reader: XLIFFLintReader())
+        }
+        if let (res, relative) = androidResources(containing: path, isDirectory: isDirectory.boolValue) {
+            var input = try detect(path: res)
+            input?.scope = relative
+            return input
+        }
         if isDirectory.boolValue {
             guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("values/\("strings.xml")")) else { return nil }
-            return FormatLintInput(name: path, files: try FormatFiles.load(path: path), reader: AndroidLintReader())
+            // Only the files the reader reads (`values*/strings.xml`), not a res/ folder's images and layouts.
+            let files = try FormatFiles.load(path: path) { $0.hasPrefix("values") && $0.hasSuffix("/strings.xml") && $0.split(separator: "/").count == 2 }
+            var input = FormatLintInput(name: path, files: files, reader: AndroidLintReader())
+            input.checkSeverities = AndroidLintIssues.severities(projectAbove: path)
+            input.ignoredChecks = Set(input.checkSeverities.filter { $0.value == .off }.keys)
+            return input
         }
         let readers: [String: any FormatLintReader] = ["xcstrings": StringCatalogLintReader(), "xliff": XLIFFLintReader(), "xlf": XLIFFLintReader()]
         guard let reader = readers[(path as NSString).pathExtension.lowercased()] else { return nil }
         return FormatLintInput(name: path, files: try FormatFiles.load(path: path), reader: reader)
+    }
+
+    /// For a `values*/strings.xml` file or a `values*` folder of an Android `res/` folder (one holding
+    /// `values/strings.xml`): that `res/` folder and the path's place in it.
+    static func androidResources(containing path: String, isDirectory: Bool) -> (res: String, relative: String)? {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        let folder = isDirectory ? trimmed : (trimmed as NSString).deletingLastPathComponent
+        guard isDirectory || (trimmed as NSString).lastPathComponent == "strings.xml" else { return nil }
+        let folderName = (folder as NSString).lastPathComponent
+        guard folderName == "values" || folderName.hasPrefix("values-") else { return nil }
+        let parent = (folder as NSString).deletingLastPathComponent
+        let res = parent.isEmpty ? "." : parent
+        guard FileManager.default.fileExists(atPath: (res as NSString).appendingPathComponent("values/strings.xml")) else { return nil }
+        return (res, isDirectory ? folderName : folderName + "/strings.xml")
     }
 
     /// An input built in memory (tests, the daemon): `kind` is `xcstrings`, `android` or `xliff`.
@@ -66,6 +106,23 @@ struct FormatLintReading {
     var places: [String: Place] = [:]
     /// Each locale's file, for findings about a whole locale.
     var localeFiles: [String: Place] = [:]
+    /// Checks the project turned off where it stands: "locale\u{0}key" → checks, `*` for every locale or key
+    /// (Android's `tools:ignore`).
+    var suppressions: [String: Set<LintCheck>] = [:]
+    /// Plurals are selected with integers only (Android's `getQuantityString`): a plural without `other` in a
+    /// locale whose integers never select `other` (Polish, Russian) is complete.
+    var integerPlurals = false
+    /// Each key's arguments as the format declares them (a String Catalog key's own specifiers): a translation
+    /// may use one its English text leaves out ("%lld likes" shown as "Liked" in English).
+    var declaredArguments: [String: Set<String>] = [:]
+
+    /// Whether `check` is turned off for (locale, key) by a suppression.
+    func suppresses(_ check: LintCheck, locale: String?, key: String?) -> Bool {
+        for scope in [(locale ?? "*", key ?? "*"), ("*", key ?? "*"), (locale ?? "*", "*"), ("*", "*")] {
+            if suppressions[Self.placeKey(locale: scope.0, key: scope.1)]?.contains(check) == true { return true }
+        }
+        return false
+    }
 
     static func placeKey(locale: String, key: String) -> String { locale + "\u{0}" + key }
 }

@@ -11,7 +11,7 @@ struct StringCatalogLintReader: FormatLintReader {
         reading.holdsSeveralLocales = true
         let document: StringCatalogDocument
         do {
-            document = try StringCatalogDocument(bytes: files.single ?? [])
+            document = try StringCatalogDocument(bytes: files.single ?? [], splittingVariations: true)
         } catch let error as JSONReadError {
             reading.problems = [.init(key: nil, reason: "not valid JSON: \(error.message)", kind: .syntax,
                                       position: FilePosition(line: error.line, column: error.column))]
@@ -34,6 +34,7 @@ struct StringCatalogLintReader: FormatLintReader {
             }
         }
         let (catalog, problems) = document.catalogSkippingProblems()
+        for unit in catalog.units { reading.declaredArguments[unit.key, default: []].formUnion(unit.legend.entries.map(\.name)) }
         let (content, contentProblems) = catalog.contentSkippingProblems()
         reading.content = content
         reading.problems = problems + contentProblems

@@ -8,9 +8,11 @@ struct XLIFFLintReader: FormatLintReader {
     func reading(_ files: FormatFiles) -> FormatLintReading {
         var reading = FormatLintReading()
         let document: XLIFFDocument
+        // An .xcloc bundle: its `Localized Contents/TAG.xliff`.
+        let bytes = files.single ?? files.files.first { $0.key.hasPrefix("Localized Contents/") && $0.key.hasSuffix(".xliff") }?.value ?? []
         do {
-            document = try XLIFFDocument(bytes: files.single ?? [])
-            reading.content = try document.content()
+            document = try XLIFFDocument(bytes: bytes)
+            (reading.content, reading.problems) = document.contentSkippingProblems()
         } catch let error as ConversionError {
             reading.problems = error.problems.map { $0.placed(file: nil, position: .start) }
             return reading
@@ -21,6 +23,12 @@ struct XLIFFLintReader: FormatLintReader {
             let place = FormatLintReading.Place(file: nil, position: unit.position)
             reading.places[FormatLintReading.placeKey(locale: "en", key: unit.id)] = place
             reading.places[FormatLintReading.placeKey(locale: document.targetLanguage, key: unit.id)] = place
+            // A plural read from several units is placed at its first one.
+            if let key = unit.pluralKey {
+                for locale in ["en", document.targetLanguage] where reading.places[FormatLintReading.placeKey(locale: locale, key: key)] == nil {
+                    reading.places[FormatLintReading.placeKey(locale: locale, key: key)] = place
+                }
+            }
             if unit.target != nil, let state = unit.state, !Self.finishedStates.contains(state) {
                 reading.states.append(.init(key: unit.id, locale: document.targetLanguage, state: state, place: place))
             }

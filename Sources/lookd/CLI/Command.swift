@@ -20,10 +20,12 @@ enum CommandLineTool {
     /// Every subcommand, in the order `lookd help` lists them.
     static let commands: [any Command.Type] = [
         ResolveCommand.self,
+        FetchCommand.self,
         MatchCommand.self,
         FormatCommand.self,
         LocalesCommand.self,
         PreviewCommand.self,
+        ReportCommand.self,
         LintCommand.self,
         ExportCommand.self, ImportCommand.self,
         ServeCommand.self,

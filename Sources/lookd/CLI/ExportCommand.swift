@@ -14,6 +14,8 @@ enum ExportCommand: Command {
         --pseudo adds the pseudo-locales en-XA and ar-XB, generated from English, for layout testing
         (Android: values-en-rXA and values-ar-rXB; XLIFF: --locale en-XA or ar-XB). Import skips them.
         What cannot be expressed is refused with the key named; nothing is written then (exit 1).
+        After an import (xcstrings, android), the file(s) it kept in CATALOGS/imported/FORMAT shape the export:
+        what the catalogs did not change is written as it was read (docs/formats.md, "Round trip").
         Mappings: docs/formats.md.
         """
 
@@ -31,10 +33,17 @@ enum ExportCommand: Command {
         if arguments.flag("pseudo") { content = content.addingPseudoLocales() }
         let files: FormatFiles
         do {
-            files = try format.write(content)
+            if let original = try ImportedOriginal.load(in: directory, format: format.name) {
+                files = try format.write(content, onto: original)
+            } else {
+                files = try format.write(content)
+            }
         } catch let error as ConversionError {
-            Console.error("lookd export: cannot write \(format.name):\n" + error.problems.map { "  " + $0.description }.joined(separator: "\n"))
+            Console.error("lookd export: cannot write \(format.name); nothing was written. \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s"):\n"
+                + ProblemSummary.lines(error.problems).joined(separator: "\n"))
             return 1
+        } catch {
+            throw UsageError("\(error)")
         }
         do {
             try files.write(to: out)

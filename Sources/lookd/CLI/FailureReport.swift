@@ -15,6 +15,7 @@ enum FailureReport {
         case let error as LintServiceError: (error.message, 2)
         case let error as AdminAuthError: (error.message, 2)
         case let error as StoreUnavailableError: ("the store is unavailable: \(error.cause)", 2)
+        case let error as PublishOutcomeUnknownError: ("the publish's outcome is unknown (read the current version): \(error.cause)", 2)
         default: ("\(error)", 2)
         }
     }

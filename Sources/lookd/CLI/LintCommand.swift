@@ -14,7 +14,8 @@ enum LintCommand: Command {
                    [--baseline FILE] [--update-baseline]
         PATH: a folder of catalogs (every *.json but lookd-lint.json) or catalog files; default Resources/Localizations.
               Also a String Catalog (.xcstrings), an Android res/ folder (with values/strings.xml) or an XLIFF
-              (.xliff, .xlf), checked in their own terms (docs/formats.md).
+              (.xliff, .xlf), checked in their own terms (docs/formats.md); a project folder above them (app/):
+              every res/ folder and String Catalog below it (build/, node_modules and hidden folders skipped).
         The source catalog (<TAG>.json, default en) is taken from the paths, else from the first file's folder.
         --config FILE     severities per check, locale and key, allowed identical values (default: lookd-lint.json
                           next to the catalogs, when present)
@@ -37,6 +38,7 @@ enum LintCommand: Command {
         var files: [String] = []
         var folders: [String] = []
         var formatInputs: [FormatLintInput] = []
+        var projectFolders: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -51,13 +53,33 @@ enum LintCommand: Command {
                 throw UsageError("\(path): \(error.localizedDescription)")
             }
             if isDirectory.boolValue {
-                folders.append(path)
                 let names: [String]
                 do {
                     names = try FileManager.default.contentsOfDirectory(atPath: path)
                 } catch {
                     throw UsageError("\(path): cannot list the folder (\(error.localizedDescription))")
                 }
+                // A project folder above its catalogs (`lookd lint app/`): its Android res/ folders and String Catalogs.
+                let sourceFile = (arguments.value("source") ?? "en") + ".json"
+                if !names.contains(sourceFile), !names.contains(LintConfiguration.fileName) {
+                    let found = ProjectSearch.lintableInputs(under: path)
+                    if !found.isEmpty {
+                        projectFolders.append(path)
+                        Console.error("lookd lint: \(path): linting \(found.joined(separator: ", "))")
+                        for inner in found {
+                            do {
+                                if let input = try FormatLintInput.detect(path: inner) { formatInputs.append(input) }
+                            } catch {
+                                throw UsageError("\(inner): \(error.localizedDescription)")
+                            }
+                        }
+                        continue
+                    }
+                    if !names.contains(where: { $0.hasSuffix(".json") }) {
+                        throw UsageError("\(path): nothing to lint: no lookd catalogs (*.json), Android res/ folder (values/strings.xml) or String Catalog (*.xcstrings) in it or below it")
+                    }
+                }
+                folders.append(path)
                 for name in names.sorted() where name.hasSuffix(".json") && name != LintConfiguration.fileName {
                     files.append(join(path, name))
                 }
@@ -67,7 +89,7 @@ enum LintCommand: Command {
         }
 
         var configuration = LintConfiguration()
-        let configPath = arguments.value("config") ?? (folders + files.map(parent)).lazy
+        let configPath = arguments.value("config") ?? (folders + projectFolders + files.map(parent)).lazy
             .map { join($0, LintConfiguration.fileName) }.first { FileManager.default.fileExists(atPath: $0) }
         if let configPath {
             let data = try Console.read(path: configPath)

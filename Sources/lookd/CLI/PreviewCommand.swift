@@ -9,16 +9,19 @@ enum PreviewCommand: Command {
     static let summary = "write the chat's look preview as HTML pages, for designers and CI"
     static let usage = """
         lookd preview --out DIR [--lang TAG]... [--appearance VALUE] [--catalogs DIR] [FILE|-]
+        lookd preview --matrix --out DIR [--catalogs DIR] [FILE|-]
         Resolves the layers in FILE ({"dashboard": {...}, "code": {...}, "inferred": {...}}; standard input for '-';
         no FILE: the defaults) and writes one self-contained HTML page per language to DIR, named
         preview-<locale>.html. --lang is negotiated (repeatable; 'all' for the 50; default en; the pseudo-locales
         en-XA and ar-XB by their exact tag). --appearance: light, dark, both (the default, side by side),
         increased-light, increased-dark, increased (the 7:1 increased-contrast palette) or all (the four).
+        --matrix writes one page, preview-matrix.html: the chat across languages (en, en-XA, ar, ar-XB, ja, de),
+        the four palettes, Dynamic Type sizes (default, xxxLarge, AX5) and simulated colour-vision deficiencies.
         Prints the files written. Exit 2 on bad input.
         """
 
     static func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.rejectUnknown(["out", "lang", "appearance", "catalogs"])
+        try arguments.rejectUnknown(["out", "lang", "appearance", "catalogs", "matrix"])
         guard let out = arguments.value("out") else { throw UsageError("--out DIR is required\n\(usage)") }
         guard arguments.positionals.count <= 1 else { throw UsageError("one FILE at most") }
         let appearance = arguments.value("appearance") ?? "both"
@@ -47,6 +50,17 @@ enum PreviewCommand: Command {
         } catch {
             throw UsageError("cannot create \(out): \(error.localizedDescription)")
         }
+        if arguments.flag("matrix") {
+            guard requested.isEmpty, arguments.value("appearance") == nil else { throw UsageError("--matrix takes neither --lang nor --appearance") }
+            let page: String
+            do {
+                page = try PreviewMatrix(subjects: [.init(role: "layers", look: look)], localizer: localizer).html()
+            } catch let error as FormatError {
+                throw UsageError(error.description)
+            }
+            try write(page, to: directory.appendingPathComponent("preview-matrix.html"))
+            return 0
+        }
         for locale in Set(locales).sorted() {
             let content: PreviewContent
             do {
@@ -55,14 +69,18 @@ enum PreviewCommand: Command {
                 throw UsageError("\(locale): \(error.description)")
             }
             let page = PreviewPage(look: look, content: content, panels: panels).html()
-            let file = directory.appendingPathComponent("preview-\(locale.identifier).html")
-            do {
-                try Data(page.utf8).write(to: file, options: .atomic)
-            } catch {
-                throw UsageError("cannot write \(file.path): \(error.localizedDescription)")
-            }
-            print(file.path)
+            try write(page, to: directory.appendingPathComponent("preview-\(locale.identifier).html"))
         }
         return 0
+    }
+
+    /// Writes `page` to `file` atomically and prints its path. Throws UsageError when it cannot.
+    private static func write(_ page: String, to file: URL) throws {
+        do {
+            try Data(page.utf8).write(to: file, options: .atomic)
+        } catch {
+            throw UsageError("cannot write \(file.path): \(error.localizedDescription)")
+        }
+        print(file.path)
     }
 }

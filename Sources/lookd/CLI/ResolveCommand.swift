@@ -19,6 +19,16 @@ enum ResolveCommand: Command {
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.rejectUnknown(["default", "pretty"])
+        let layers = try readLayers(arguments)
+        let look = Resolver().resolve(layers)
+        let output = arguments.flag("pretty") ? JSONWriter.bytes(look.jsonValue, pretty: true) : look.jsonBytes()
+        Console.write(Data(output + Array("\n".utf8)))
+        return 0
+    }
+
+    /// The layers a command reads: none with `--default`, else FILE (or standard input for '-' or no FILE).
+    /// Throws UsageError for extra positionals, unreadable input or input that is not layers JSON.
+    static func readLayers(_ arguments: Arguments) throws -> LookLayers {
         let layers: LookLayers
         if arguments.flag("default") {
             guard arguments.positionals.isEmpty else { throw UsageError("--default takes no FILE") }
@@ -33,9 +43,6 @@ enum ResolveCommand: Command {
                 throw UsageError("\(path == "-" ? "standard input" : path): \(error.message)")
             }
         }
-        let look = Resolver().resolve(layers)
-        let output = arguments.flag("pretty") ? JSONWriter.bytes(look.jsonValue, pretty: true) : look.jsonBytes()
-        Console.write(Data(output + Array("\n".utf8)))
-        return 0
+        return layers
     }
 }

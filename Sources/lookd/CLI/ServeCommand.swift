@@ -26,19 +26,30 @@ enum ServeCommand: Command {
           --max-uri-bytes BYTES       longest request target (default 4096)
           --max-connections N         open connections in total (default 512)
           --max-connections-per-ip N  open connections per client address (default 128)
+          --connections-for-new-ips N connection slots only addresses with no open connection may take (default 32)
+          --min-data-rate BYTES       slowest a request head or body may arrive after its first 5 s, per second (default 1024)
           --idle-timeout SECONDS      close idle connections after this (default 15)
           --threads N                 event loop threads (default: number of CPUs)
-          --cache-bytes BYTES         memory for cached looks: the fetch table (3/4), shared parts and responses (default 134217728)
+          --cache-bytes BYTES         memory for cached looks: the response cache (3/4), shared parts and responses (default 134217728)
           --store-busy-timeout MS     SQLite: how long a write waits for a lock; PostgreSQL: each statement's timeout (default 5000)
           --store-connections N       PostgreSQL: most pooled connections, beside the listener's own (default 8)
           --shutdown-grace SECONDS    how long in-flight requests may take after SIGTERM (default 5)
+          --feed-token-file FILE      the change feed's bearer token, GET /v1/changes (none: the feed answers 403)
+          --feed-retention-days N     change events older than this are compacted, 1-3650 (default 7)
+          --webhook URL               POST every change event, signed, to URL (repeatable; needs --webhook-secret-file)
+          --webhook-secret-file FILE  the webhook signing secret (HMAC-SHA256; at least 16 characters)
+          --webhook-timeout SECONDS   one delivery attempt's deadline, 1-120 (default 10)
+          --webhook-lease-seconds N   how long a replica holds a delivery it attempts; a dead holder's is taken over
+                                      after this; more than --webhook-timeout, up to 3600 (default 30)
         """
 
     static let known: Set<String> = [
         "listen", "data", "admin-token-file", "access-log", "max-body", "max-json-depth", "max-string-bytes", "max-topics",
         "max-header-bytes", "max-uri-bytes", "max-connections", "max-connections-per-ip", "idle-timeout", "threads",
+        "connections-for-new-ips", "min-data-rate",
         "cache-bytes", "max-lint-body", "max-lint-locales", "shutdown-grace", "catalogs", "store-busy-timeout",
-        "store", "store-connections",
+        "store", "store-connections", "feed-token-file", "feed-retention-days", "webhook", "webhook-secret-file",
+        "webhook-timeout", "webhook-lease-seconds",
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -61,6 +72,8 @@ enum ServeCommand: Command {
         try number("max-uri-bytes", 256...(1 << 20), \.maxURIBytes)
         try number("max-connections", 1...100_000, \.maxConnections)
         try number("max-connections-per-ip", 1...100_000, \.maxConnectionsPerIP)
+        try number("connections-for-new-ips", 0...50_000, \.connectionsForNewAddresses)
+        try number("min-data-rate", 1...(1 << 30), \.minDataRate)
         try number("idle-timeout", 1...3600, \.idleTimeoutSeconds)
         try number("threads", 1...256, \.threads)
         try number("cache-bytes", 0...(1 << 34), \.cacheBytes)
@@ -89,11 +102,25 @@ enum ServeCommand: Command {
         let busyText = arguments.value("store-busy-timeout") ?? "5000"
         guard let busy = Int32(busyText), (0...600_000).contains(busy) else { throw UsageError("--store-busy-timeout takes milliseconds from 0 to 600000") }
         configuration.storeBusyTimeoutMilliseconds = busy
+        configuration.feedTokenFile = arguments.value("feed-token-file")
+        let retentionText = arguments.value("feed-retention-days") ?? "7"
+        guard let retention = Int(retentionText), (1...3650).contains(retention) else { throw UsageError("--feed-retention-days takes a number from 1 to 3650") }
+        configuration.feedRetentionDays = retention
+        configuration.webhooks = arguments.values("webhook")
+        configuration.webhookSecretFile = arguments.value("webhook-secret-file")
+        let timeoutText = arguments.value("webhook-timeout") ?? "10"
+        guard let timeout = Int(timeoutText), (1...120).contains(timeout) else { throw UsageError("--webhook-timeout takes seconds from 1 to 120") }
+        let leaseText = arguments.value("webhook-lease-seconds") ?? "30"
+        guard let lease = Int(leaseText), lease > timeout, lease <= 3600 else {
+            throw UsageError("--webhook-lease-seconds takes seconds above --webhook-timeout (\(timeout)) and up to 3600")
+        }
+        configuration.webhookTimeoutSeconds = timeout
+        configuration.webhookLeaseSeconds = lease
         let localizer = try CatalogLocator.localizer(arguments)
         let daemon = try Daemon(configuration: configuration, localizer: localizer)
         let bound = try daemon.start()
         let shown = host.contains(":") ? "[\(host)]" : host
-        Console.error("lookd: listening on http://\(shown):\(bound) (store \(daemon.storeLocation); admin API \(daemon.adminEnabled ? "on" : "off: no token"))")
+        Console.error("lookd: listening on http://\(shown):\(bound) (store \(daemon.storeLocation); admin API \(daemon.adminEnabled ? "on" : "off: no token"); change feed \(daemon.feedEnabled ? "on" : "off: no token"); \(configuration.webhooks.count) webhook(s))")
 
         let received = StopSignals.waitForStop { Console.error($0) }
         Console.error("lookd: signal \(received): stopping (grace \(graceText) s)")

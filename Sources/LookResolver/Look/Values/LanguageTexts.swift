@@ -1,3 +1,5 @@
+import StableJSON
+
 /// Texts by BCP 47 language tag (`"de"`, `"pt-BR"`), each tag once, in the tags' order.
 ///
 /// Kept as the JSON object they were read from, whose members are all strings: a look read from JSON shares

@@ -1,0 +1,38 @@
+// lookd's shim over OpenSSL's libcrypto: see include/lookd_crypto.h.
+#include "lookd_crypto.h"
+
+#include <limits.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+
+static const unsigned char empty_byte = 0;
+
+int lookd_crypto_hmac_sha256(const void *key, size_t key_length, const void *data, size_t data_length,
+                             uint8_t out[LOOKD_CRYPTO_DIGEST_LENGTH]) {
+    if (key_length > INT_MAX) return 0;
+    unsigned int written = 0;
+    // HMAC() treats a NULL key as "reuse the previous key" in some versions: never hand it NULL.
+    const void *k = key != NULL ? key : &empty_byte;
+    const unsigned char *d = data != NULL ? (const unsigned char *)data : &empty_byte;
+    unsigned char *result = HMAC(EVP_sha256(), k, (int)key_length, d, data_length, out, &written);
+    return result != NULL && written == LOOKD_CRYPTO_DIGEST_LENGTH;
+}
+
+int lookd_crypto_sha256(const void *data, size_t length, uint8_t out[LOOKD_CRYPTO_DIGEST_LENGTH]) {
+    unsigned int written = 0;
+    const void *d = data != NULL ? data : &empty_byte;
+    return EVP_Digest(d, length, out, &written, EVP_sha256(), NULL) == 1 && written == LOOKD_CRYPTO_DIGEST_LENGTH;
+}
+
+int lookd_crypto_equal(const void *a, const void *b, size_t length) {
+    if (length == 0) return 1;
+    return CRYPTO_memcmp(a, b, length) == 0;
+}
+
+int lookd_crypto_random(void *out, size_t length) {
+    if (length == 0) return 1;
+    if (length > INT_MAX) return 0;
+    return RAND_bytes((unsigned char *)out, (int)length) == 1;
+}

@@ -1,0 +1,216 @@
+import HTTPEngine
+
+/// The engine's response cache (docs/http.md, "The engine's response cache"): request target (the decoded path and
+/// the raw query) plus the request fields an entry varies on → a prepared 200 and 304, which the event loops answer
+/// `GET` and `HEAD` from themselves, without building a request or calling a route. Entries are purged by tag (the
+/// look service tags an app's entries with its app key, as a CDN's surrogate keys do). It knows HTTP only.
+///
+/// Coherence: whoever fills it purges it. Read `generation` before computing a response and pass it to `put`; a put
+/// is refused when any purge happened in between, and when `purge` returns no loop answers from a purged entry.
+/// Every answer is counted with its own duration (`stats`, folded into /metrics); the server writes its access log
+/// line through a hook. Bounded by `capacityBytes` (entries evicted by CLOCK). Thread-safe (the engine's per-shard
+/// locks).
+final class EngineResponseCache: Sendable {
+    // The engine's cache. OpaquePointer is not Sendable; every access goes through the engine's locks.
+    nonisolated(unsafe) let cache: OpaquePointer
+    /// The most bytes entries take (of `Limits.cacheBytes`; the look cache has the rest).
+    let capacityBytes: Int
+    /// The route patterns answers are counted and logged under, by label index.
+    let labels: [String]
+    /// The histogram's upper bounds in seconds (Metrics.buckets).
+    let bounds: [Double]
+    /// The request fields entries vary on (bit 0: `Lookd-Preview`, a preview token, which asks for the app's draft:
+    /// every entry is put to answer only requests without it).
+    static let varyNames = "Lookd-Preview"
+
+    /// `labels`: route patterns (at most 8) an entry names by index. `bounds`: the duration histogram's bounds.
+    init(capacityBytes: Int, labels: [String], bounds: [Double]) {
+        precondition(labels.count <= Int(HE_CACHE_LABELS) && bounds.count <= Int(HE_CACHE_BUCKETS_MAX))
+        self.capacityBytes = capacityBytes
+        self.labels = labels
+        self.bounds = bounds
+        guard let created = he_response_cache_create(max(0, capacityBytes), Self.varyNames, bounds, bounds.count) else {
+            fatalError("out of memory creating the response cache")
+        }
+        cache = created
+    }
+
+    deinit { he_response_cache_destroy(cache) }
+
+    /// The purge count; read it before computing a response and pass it to `put`.
+    var generation: UInt64 { UInt64(he_response_cache_generation(cache)) }
+
+    /// Keeps the answers for `target` (the decoded path, then `?` and the raw query when there is one), tagged `tag`,
+    /// counted under `labels[label]`: `ok`, or `notModified` when If-None-Match matches `etag`. Returns false when
+    /// refused (a purge since `generation`, a string over 4 KiB, over the capacity).
+    /// `offered`: the codings the application makes for this target (identity always); `coded`: the representations
+    /// held in other codings, each with its own tag (see he_cache_entry: a request whose chosen coding is offered but
+    /// not held goes to the routes).
+    @discardableResult
+    func put(generation: UInt64, target: String, tag: String, etag: String, label: Int, ok: OpaquePointer, notModified: OpaquePointer,
+             offered: [ContentCoding] = [.identity], coded: [(coding: ContentCoding, etag: String, ok: OpaquePointer, notModified: OpaquePointer)] = []) -> Bool {
+        var target = target, tag = tag, etag = etag
+        // The coded tags' bytes must stay alive during the call: one buffer, NUL-free, pointed into.
+        let codedTags = coded.flatMap { Array($0.etag.utf8) }
+        return target.withUTF8 { target in
+            tag.withUTF8 { tag in
+                etag.withUTF8 { etag in
+                    target.withMemoryRebound(to: CChar.self) { target in
+                        tag.withMemoryRebound(to: CChar.self) { tag in
+                            etag.withMemoryRebound(to: CChar.self) { etag in
+                                var entry = he_cache_entry()
+                                entry.target = target.baseAddress
+                                entry.target_len = target.count
+                                entry.tag = tag.baseAddress
+                                entry.tag_len = tag.count
+                                entry.etag = etag.baseAddress
+                                entry.etag_len = etag.count
+                                entry.label = Int32(label)
+                                entry.vary_mask = 1   // answers only requests without Lookd-Preview (vary_values[0] nil)
+                                entry.ok = ok
+                                entry.not_modified = notModified
+                                entry.offered = offered.reduce(0) { $0 | (1 << UInt32($1.rawValue)) }
+                                return codedTags.withUnsafeBufferPointer { tags in
+                                    tags.withMemoryRebound(to: CChar.self) { tags in
+                                        var offset = 0
+                                        withUnsafeMutableBytes(of: &entry.coded) { raw in
+                                            let variants = raw.bindMemory(to: he_cache_variant.self)
+                                            for variant in coded where variant.coding != .identity {
+                                                let length = variant.etag.utf8.count
+                                                variants[variant.coding.rawValue] = he_cache_variant(ok: variant.ok, not_modified: variant.notModified,
+                                                                                                     etag: tags.baseAddress.map { $0 + offset }, etag_len: length)
+                                                offset += length
+                                            }
+                                        }
+                                        return he_response_cache_put(cache, CUnsignedLongLong(generation), &entry) == 1
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Drops the entries tagged `tag` (every entry when nil) and refuses puts that read the generation before.
+    func purge(tag: String?) {
+        guard var tag else {
+            he_response_cache_purge(cache, nil, 0)
+            return
+        }
+        tag.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { he_response_cache_purge(cache, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// The entries held and the bytes they count.
+    var usage: (entries: Int, bytes: Int) {
+        var entries = 0, bytes = 0
+        he_response_cache_usage(cache, &entries, &bytes)
+        return (entries, bytes)
+    }
+
+    /// Answers so far: per (route label, method, status) a count; the duration histogram's bucket counts (one per
+    /// bound and one above them); the summed durations in seconds.
+    var stats: (counts: [(route: String, method: String, status: Int, count: UInt64)], buckets: [UInt64], seconds: Double) {
+        let labelCount = Int(HE_CACHE_LABELS)
+        var flat = [CUnsignedLongLong](repeating: 0, count: labelCount * 4)
+        var buckets = [CUnsignedLongLong](repeating: 0, count: bounds.count + 1)
+        var seconds = 0.0
+        flat.withUnsafeMutableBytes { raw in
+            // counts[label][method][status], laid out as label-major rows of 2 × 2.
+            let rows = raw.baseAddress!.assumingMemoryBound(to: ((CUnsignedLongLong, CUnsignedLongLong), (CUnsignedLongLong, CUnsignedLongLong)).self)
+            buckets.withUnsafeMutableBufferPointer { he_response_cache_stats(cache, rows, $0.baseAddress, &seconds) }
+        }
+        var counts: [(route: String, method: String, status: Int, count: UInt64)] = []
+        for (label, route) in labels.enumerated() {
+            for (method, methodName) in ["GET", "HEAD"].enumerated() {
+                for (status, code) in [200, 304].enumerated() {
+                    let count = UInt64(flat[label * 4 + method * 2 + status])
+                    if count > 0 { counts.append((route, methodName, code, count)) }
+                }
+            }
+        }
+        return (counts, buckets.map { UInt64($0) }, seconds)
+    }
+}
+
+/// Immutable bytes the engine shares between composed responses (he_prepared_bytes): a look's shared body pieces,
+/// referenced by each language's response instead of copied into it. Thread-safe (immutable, atomically counted).
+final class EngineBytes: Sendable {
+    // The engine's value. OpaquePointer is not Sendable; the value is immutable.
+    nonisolated(unsafe) let value: OpaquePointer
+    let count: Int
+
+    init(_ bytes: [UInt8]) {
+        guard let made = bytes.withUnsafeBytes({ he_prepared_bytes($0.baseAddress, $0.count) }) else { fatalError("out of memory") }
+        value = made
+        count = bytes.count
+    }
+
+    deinit { he_prepared_release(value) }
+}
+
+/// A run of a composed response's body: bytes of an `EngineBytes`, or bytes of its own.
+enum BodyRun {
+    case shared(EngineBytes, Range<Int>)
+    case own([UInt8])
+}
+
+/// Builds an engine response (one reference, released by the caller) whose body is `runs` joined: shared runs are
+/// referenced, own runs copied. Header fields as for PreparedResponse.
+func composedResponse(status: Int, headers: [(name: String, value: String)], runs: [BodyRun]) -> OpaquePointer {
+    let fields = wireFields(headers)
+    // Own runs' bytes must stay alive during the call: keep them in one array and point into it.
+    var own: [UInt8] = []
+    for case .own(let bytes) in runs { own += bytes }
+    let built = fields.withUnsafeBufferPointer { fieldBytes in
+        own.withUnsafeBytes { ownBytes in
+            var offset = 0
+            let parts = runs.map { run -> he_body_part in
+                switch run {
+                case .shared(let bytes, let range):
+                    return he_body_part(shared: bytes.value, offset: range.lowerBound, bytes: nil, length: range.count)
+                case .own(let bytes):
+                    defer { offset += bytes.count }
+                    return he_body_part(shared: nil, offset: 0, bytes: ownBytes.baseAddress.map { $0 + offset }, length: bytes.count)
+                }
+            }
+            return fieldBytes.withMemoryRebound(to: CChar.self) { names in
+                he_prepared_create_parts(Int32(status), names.baseAddress, names.count, parts, parts.count)
+            }
+        }
+    }
+    guard let built else { fatalError("out of memory building a composed response") }
+    return built
+}
+
+extension EngineResponseCache {
+    /// Puts an SDK fetch response: its 200 (the body joined from `wire`, the version's shared pieces, referenced, and
+    /// the language's own pieces) and its 304, tagged with its app key, offered in every coding and holding the br and
+    /// gzip forms when they are computed. Returns false when refused (see `put`).
+    func put(_ look: CachedLook, wire: EngineBytes, target: String, label: Int, generation: UInt64) -> Bool {
+        let headers = LookResponse.fields(look, .identity)
+        let pieces = look.shared, own = look.language.bytes, cut = look.language.cut
+        let ok = composedResponse(status: 200, headers: headers.ok, runs: [
+            .shared(wire, 0..<pieces.cut1), .own(Array(own[..<cut])), .shared(wire, pieces.cut1..<pieces.cut2),
+            .own(Array(own[cut...])), .shared(wire, pieces.cut2..<pieces.bytes.count),
+        ])
+        let notModified = composedResponse(status: 304, headers: headers.notModified, runs: [])
+        defer {
+            he_prepared_release(ok)
+            he_prepared_release(notModified)
+        }
+        // The other codings, when a request has needed them already (LookEncodings); their PreparedResponses live in
+        // the look's edge slot (PreparedLook) for the call, and the engine retains their bytes.
+        let prepared = PreparedLook.of(look)
+        let coded = ContentCoding.allCases.filter { $0 != .identity }.compactMap { coding in
+            prepared.pair(coding, of: look).map { (coding: coding, etag: coding.etag(look.etag), ok: $0.ok.wire, notModified: $0.notModified.wire) }
+        }
+        return withExtendedLifetime(prepared) {
+            put(generation: generation, target: target, tag: look.appKey, etag: look.etag, label: label, ok: ok, notModified: notModified,
+                offered: LookEncodings.offered, coded: coded)
+        }
+    }
+}

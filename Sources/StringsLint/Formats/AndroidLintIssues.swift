@@ -1,0 +1,45 @@
+import Foundation
+import StringsFormats
+
+/// Android lint's issue ids for the translation checks, as projects turn them off: `tools:ignore="…"` on
+/// `<resources>` or one resource, and `<issue id="…" severity="ignore"/>` in the project's `lint.xml`.
+enum AndroidLintIssues {
+    /// lookd's checks that each Android lint issue covers (`all` covers every check).
+    static let checks: [String: Set<LintCheck>] = [
+        "MissingTranslation": [.missingKey],
+        "ExtraTranslation": [.extraKey],
+        "MissingQuantity": [.missingPluralCategory, .missingDecimalCategory],
+        "UnusedQuantity": [.unreachablePluralCategory],
+        "StringFormatMatches": [.argumentType],
+        "StringFormatCount": [.argumentMismatch],
+        "Untranslatable": [.extraKey],
+        "all": Set(LintCheck.allCases),
+    ]
+
+    /// The checks `ids` (issue ids) turn off.
+    static func checks(for ids: Set<String>) -> Set<LintCheck> {
+        ids.reduce(into: []) { $0.formUnion(checks[$1] ?? []) }
+    }
+
+    /// The severities the nearest `lint.xml` in the `res/` folder's parents (`app/src/main/res` → `app/src/main`,
+    /// `app/src`, `app`, the project root) gives lookd's checks through its issues' `severity`: `ignore` → off, `warning` and `informational` → warning, `error` and `fatal` → error (Android
+    /// lint's severities); `default` and unknown values say nothing. Where two issues cover one check, the
+    /// later wins. Empty when there is no `lint.xml`; an unreadable or malformed one says nothing.
+    static func severities(projectAbove res: String) -> [LintCheck: LintSeverity] {
+        var folder = URL(fileURLWithPath: res).standardizedFileURL
+        for _ in 0..<4 {
+            folder.deleteLastPathComponent()
+            let file = folder.appendingPathComponent("lint.xml")
+            guard let data = FileManager.default.contents(atPath: file.path) else { continue }
+            guard let root = try? XMLTree.parse([UInt8](data)), root.name == "lint" else { return [:] }
+            let levels: [String: LintSeverity] = ["ignore": .off, "warning": .warning, "informational": .warning, "error": .error, "fatal": .error]
+            var result: [LintCheck: LintSeverity] = [:]
+            for issue in root.elements(named: "issue") {
+                guard let id = issue.attributes["id"], let severity = issue.attributes["severity"].flatMap({ levels[$0] }) else { continue }
+                for check in checks(for: [id]) { result[check] = severity }
+            }
+            return result
+        }
+        return [:]
+    }
+}

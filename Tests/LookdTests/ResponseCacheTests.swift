@@ -1,0 +1,231 @@
+import Foundation
+@testable import LookdServer
+import Testing
+
+/// The engine's response cache over the wire: the real routes and services in process, on a real socket, with the
+/// cache's own counters telling which path answered.
+@Suite("Response cache: SDK fetches answered by the engine", .timeLimit(.minutes(10)))
+struct ResponseCacheTests {
+    /// The app's services and a started server sharing one response cache.
+    final class Fixture: @unchecked Sendable {
+        let directory: TemporaryDirectory
+        let table: EngineResponseCache
+        let metrics = Metrics()
+        let services: AppServices
+        let server: Server
+        let port: UInt16
+
+        init(capacityBytes: Int = 8 << 20) throws {
+            table = EngineResponseCache(capacityBytes: capacityBytes, labels: ["/v1/apps/{appKey}/look"], bounds: Metrics.buckets)
+            directory = try TemporaryDirectory()
+            let store = try SQLiteLookStore(directory: directory.path + "/data", busyTimeoutMilliseconds: 5000)
+            var limits = Limits()
+            limits.threads = 2
+            limits.workerThreads = 2
+            metrics.fold(table)
+            services = AppServices(store: store, metrics: metrics, limits: limits, auth: AdminAuth(token: adminToken),
+                                   localizer: InProcessApp.localizer, responseCache: table)
+            server = Server(router: Routes.router(services), limits: limits, metrics: metrics,
+                            accessLog: try AccessLog(destination: "off"), responseCache: table)
+            port = try server.start(host: "127.0.0.1", port: 0)
+        }
+
+        deinit {
+            server.stop(grace: 0)
+            services.closeStore()
+        }
+
+        func send(_ method: String, _ target: String, _ headers: [(String, String)] = [], body: [UInt8]? = nil) throws -> HTTPResult {
+            var all = headers
+            if body != nil { all += [("Authorization", "Bearer \(adminToken)"), ("Content-Type", "application/json")] }
+            return try HTTPClient.send(port: port, method: method, target: target, headers: all, body: body)
+        }
+
+        /// Requests answered by the cache, as [GET 200, GET 304, HEAD 200, HEAD 304].
+        var answered: [UInt64] {
+            let counts = table.stats.counts
+            return [("GET", 200), ("GET", 304), ("HEAD", 200), ("HEAD", 304)].map { method, status in
+                counts.first { $0.method == method && $0.status == status }?.count ?? 0
+            }
+        }
+    }
+
+    /// Status, fields except the per-request ones, and body.
+    static func wire(_ result: HTTPResult) -> String {
+        let fields = result.headers.filter { !["date", "x-request-id"].contains($0.0.lowercased()) }.map { "\($0.0): \($0.1)" }
+        return "\(result.status)\n" + fields.joined(separator: "\n") + "\n\n" + result.text
+    }
+
+    @Test func aCachedTargetIsAnsweredByTheEngineWithTheSameBytesAndAPublishInvalidatesIt() throws {
+        let app = try Fixture()
+        let key = newKey()
+        let target = "/v1/apps/\(key)/look?lang=de"
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["corners": "square"])).status == 201)
+
+        let bySwift = try app.send("GET", target)
+        #expect(bySwift.status == 200)
+        #expect(app.answered == [0, 0, 0, 0])
+        let byEngine = try app.send("GET", target)
+        #expect(app.answered == [1, 0, 0, 0])
+        #expect(Self.wire(byEngine) == Self.wire(bySwift))
+
+        // Accept-Language cannot change an answer whose language came from lang=.
+        #expect(Self.wire(try app.send("GET", target, [("Accept-Language", "fr")])) == Self.wire(bySwift))
+        #expect(app.answered == [2, 0, 0, 0])
+
+        let etag = try #require(bySwift.header("ETag"))
+        let notModified = try app.send("GET", target, [("If-None-Match", etag)])
+        #expect(notModified.status == 304)
+        #expect(notModified.body.isEmpty)
+        #expect(notModified.header("ETag") == etag)
+        #expect(app.answered == [2, 1, 0, 0])
+
+        let head = try app.send("HEAD", target)
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        #expect(head.header("Content-Length") == String(bySwift.body.count))
+        #expect(app.answered == [2, 1, 1, 0])
+
+        // A weak or listed tag: the weak comparison over the list (RFC 9110 §13.1.2), in the engine too.
+        #expect(try app.send("GET", target, [("If-None-Match", "\"x\", W/\(etag)")]).status == 304)
+        #expect(try app.send("GET", target, [("If-None-Match", "*")]).status == 304)
+        #expect(try app.send("GET", target, [("If-None-Match", "\"x\"")]).status == 200)
+        #expect(app.answered == [3, 3, 1, 0])
+        // Other preconditions and ranges are the handler's: not answered by the cache.
+        #expect(try app.send("GET", target, [("If-Modified-Since", "Sun, 06 Nov 1994 08:49:37 GMT")]).status == 200)
+        #expect(try app.send("GET", target, [("Range", "bytes=0-1")]).status == 200)
+        #expect(app.answered == [3, 3, 1, 0])
+
+        // A publish drops the entry before it answers: the very next fetch shows version 2.
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-Match", "\"v1\"")], body: json(["corners": "round"])).status == 200)
+        let after = try app.send("GET", target, [("If-None-Match", etag)])
+        #expect(after.status == 200)
+        #expect(after.header("ETag")?.hasPrefix("\"v2-") == true)
+        #expect(after.json["version"] as? Int == 2)
+        #expect(app.answered == [3, 3, 1, 0])
+        #expect(Self.wire(try app.send("GET", target)) == Self.wire(after))
+        #expect(app.answered == [4, 3, 1, 0])
+
+        // The cache's answers are in /metrics with the others, each in the histogram.
+        let metrics = app.metrics.render()
+        #expect(metrics.contains("lookd_http_requests_total{method=\"GET\",route=\"/v1/apps/{appKey}/look\",status=\"304\"} 3"))
+        #expect(metrics.contains("lookd_http_requests_total{method=\"HEAD\",route=\"/v1/apps/{appKey}/look\",status=\"200\"} 1"))
+    }
+
+    @Test func withoutLangOrAfterInvalidateAllTheSwiftPathAnswers() throws {
+        let app = try Fixture()
+        let key = newKey()
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["corners": "square"])).status == 201)
+        let path = "/v1/apps/\(key)/look"
+        #expect(try app.send("GET", path, [("Accept-Language", "de")]).header("Content-Language") == "de")
+        #expect(try app.send("GET", path, [("Accept-Language", "de")]).header("Content-Language") == "de")
+        #expect(app.answered == [0, 0, 0, 0])
+        #expect(try app.send("GET", path + "?lang=de").status == 200)
+        #expect(try app.send("GET", path + "?lang=de").status == 200)
+        #expect(app.answered == [1, 0, 0, 0])
+        app.services.looks.cache.invalidateAll()
+        #expect(try app.send("GET", path + "?lang=de").status == 200)
+        #expect(app.answered == [1, 0, 0, 0])
+    }
+
+    @Test func theDaemonLogsTheEnginesAnswersLikeTheOthers() throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try Daemon(data: directory.path + "/data")
+        let key = newKey()
+        _ = try daemon.request("PUT", "/v1/apps/\(key)/look", headers: [("If-None-Match", "*")], body: json(["corners": "soft"]), admin: true)
+        let first = try daemon.get("/v1/apps/\(key)/look?lang=de")
+        let second = try daemon.get("/v1/apps/\(key)/look?lang=de")
+        let third = try daemon.get("/v1/apps/\(key)/look?lang=de")
+        #expect(first.body == second.body && second.body == third.body)
+        let metrics = try daemon.get("/metrics").text
+        #expect(metrics.contains("lookd_http_requests_total{method=\"GET\",route=\"/v1/apps/{appKey}/look\",status=\"200\"} 3"))
+        #expect(daemon.stop() == 0)
+        let log = try String(contentsOfFile: directory.path + "/data-logs/access.log", encoding: .utf8)
+        let fetches = log.split(separator: "\n").filter { $0.contains("\"method\":\"GET\",\"route\":\"/v1/apps/{appKey}/look\",\"status\":200") }
+        #expect(fetches.count == 3)
+        for line in fetches {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["bytes"] as? Int == first.body.count)
+            #expect((object["request_id"] as? String)?.isEmpty == false)
+            #expect(object["duration_ms"] is Double || object["duration_ms"] is Int)
+        }
+        #expect(!log.contains(key))
+    }
+
+    @Test func theFirstFetchOfAnAppFillsEveryLanguageOnceBesideTheSharedPiecesWithTheSwiftPathsBytes() throws {
+        let app = try Fixture()
+        let key = newKey()
+        let layer = json(["appName": "Ledgerly", "replyExpectation": ["en": "Usually replies within an hour", "de": "Antwortet meist innerhalb einer Stunde"],
+                          "topics": ["billing", ["id": "export", "label": ["en": "Exports", "ar": "التصدير"], "prefill": "I need help exporting my data."]]])
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: layer).status == 201)
+        let first = try app.send("GET", "/v1/apps/\(key)/look?lang=de")
+        #expect(app.answered == [0, 0, 0, 0])
+        #expect(app.table.usage.entries > 40, "every self-named language filled at once")
+        let languages = ["de", "ar", "ja", "pt-BR", "zh-Hant", "en"]
+        for (index, lang) in languages.enumerated() {
+            // The Swift path's answer for the same language, negotiated from Accept-Language (never the table's).
+            let swift = try app.send("GET", "/v1/apps/\(key)/look", [("Accept-Language", lang)])
+            #expect(swift.header("Content-Language") == lang)
+            let engine = try app.send("GET", "/v1/apps/\(key)/look?lang=\(lang)")
+            #expect(app.answered[0] == UInt64(index + 1), "\(lang) is answered by the table without its own first request")
+            #expect(Self.wire(engine) == Self.wire(swift), "\(lang)")
+            let revalidated = try app.send("GET", "/v1/apps/\(key)/look?lang=\(lang)", [("If-None-Match", try #require(swift.header("ETag")))])
+            #expect(revalidated.status == 304)
+        }
+        #expect(app.answered == [UInt64(languages.count), UInt64(languages.count), 0, 0])
+        #expect(first.json["direction"] as? String == "ltr")
+        #expect(try app.send("GET", "/v1/apps/\(key)/look?lang=ar").json["direction"] as? String == "rtl")
+        // The shared pieces are referenced, not copied: well under half of the entries' whole responses.
+        #expect(app.table.usage.bytes < app.table.usage.entries * first.body.count / 2)
+        #expect(app.table.usage.bytes > first.body.count)
+    }
+
+    @Test func everyTargetIsItsOwnEntryAndOnlyItsExactBytesAreAnswered() throws {
+        let app = try Fixture()
+        let key = newKey()
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["corners": "square"])).status == 201)
+        let german = try app.send("GET", "/v1/apps/\(key)/look?lang=de-DE")
+        #expect(german.header("Content-Language") == "de")
+        #expect(app.answered == [0, 0, 0, 0])
+        // Its own target now, and the self-named languages filled with the app's first fetch.
+        #expect(Self.wire(try app.send("GET", "/v1/apps/\(key)/look?lang=de-DE")) == Self.wire(german))
+        #expect(Self.wire(try app.send("GET", "/v1/apps/\(key)/look?lang=de")) == Self.wire(german))
+        #expect(app.answered == [2, 0, 0, 0])
+        // Other targets: each answered by the route first.
+        for query in ["lang=DE", "lang=de&x=1", "x=1&lang=de"] {
+            #expect(try app.send("GET", "/v1/apps/\(key)/look?\(query)").status == 200)
+        }
+        #expect(app.answered == [2, 0, 0, 0])
+        // Accept-Language decides without lang: never from the cache.
+        #expect(try app.send("GET", "/v1/apps/\(key)/look", [("Accept-Language", "de")]).status == 200)
+        #expect(try app.send("GET", "/v1/apps/\(key)/look", [("Accept-Language", "de")]).status == 200)
+        #expect(app.answered == [2, 0, 0, 0])
+        // A preview token asks for the draft: never answered from the cache (entries vary on its absence).
+        #expect(try app.send("GET", "/v1/apps/\(key)/look?lang=de", [("Lookd-Preview", "not-a-token")]).status != 200)
+        #expect(app.answered == [2, 0, 0, 0])
+        // An app without a fill is not answered from another's entries.
+        #expect(try app.send("GET", "/v1/apps/\(newKey())/look?lang=de").status == 404)
+    }
+
+    @Test func overItsCapacityTheCacheEvictsAndTheSwiftPathStillAnswers() throws {
+        let capacity = 64 * 3_000
+        let app = try Fixture(capacityBytes: capacity)
+        let keys = (0..<4).map { _ in newKey() }
+        for key in keys {
+            #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["appName": "App \(key.suffix(4))"])).status == 201)
+        }
+        var first: [String: String] = [:]
+        for key in keys {
+            for lang in ["de", "fr"] { first[key + lang] = Self.wire(try app.send("GET", "/v1/apps/\(key)/look?lang=\(lang)")) }
+        }
+        #expect(app.table.usage.bytes <= capacity)
+        #expect(app.table.usage.entries < keys.count * 50)
+        for key in keys.reversed() {
+            for lang in ["de", "fr", "ja"] {
+                let answer = try app.send("GET", "/v1/apps/\(key)/look?lang=\(lang)")
+                if let known = first[key + lang] { #expect(Self.wire(answer) == known) } else { #expect(answer.status == 200) }
+            }
+        }
+        #expect(app.answered[0] > 0)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Strings
+import StringsLint
+import Testing
+@testable import StringsFormats
+
+/// Each platform's own format rules on the patterns real projects ship (Tests/StringsFormatsTests/Fixtures/realworld/SOURCES.md): Xcode's
+/// XLIFF exports with printf placeholders, Java `Formatter` specifiers in Android strings.
+@Suite(.timeLimit(.minutes(10))) struct PlatformRulesTests {
+    static func spots(_ path: String) throws -> [String] {
+        let findings = Linter().lint(try #require(try FormatLintInput.detect(path: path)))
+        return findings.map { "\($0.check.code) \($0.locale ?? "-") \($0.key ?? "-")" }.sorted()
+    }
+
+    @Test(arguments: [
+        // Two <file>s, one `Cancel` each; the second is keyed by its file. `%1$03d`, `%.1f`, `%%` and the lone `%` of a
+        // string without arguments are fine; a dropped `%@` and `%@` for `%lld` are not.
+        ("realworld/Xcode.xcloc", [
+            "argument-mismatch de %@/min",
+            "argument-type de %lld sessions",
+            "missing-key de Start focus",
+            "translation-state de Pomodoro/Localizable.xcstrings|Cancel",
+        ]),
+        // Plural units checked as plurals. Expected from CLDR's Russian cardinal rules: one (1, 21, …), few (2–4,
+        // 22–24, …), many (0, 5–20, …) and other (decimals). `%lld photos` has one and other only; `%d days left` (a
+        // .stringsdict plural) lacks many; `%lld songs` gives its count as `%@` in many; `plural.several` is no CLDR
+        // category; `[Shelf/Count/Threads]` (a .stringsdict plural whose format key Xcode left out) has one and other
+        // only. `%lld files`, the substitution of `shelf.summary` and the .stringsdict plural on argument 2
+        // (`%1$@ has %2$#@books@`) are complete; a device variation stays a string.
+        ("realworld/Plurals.xcloc", [
+            "argument-type ru %lld songs",
+            "missing-plural-category ru %d days left",
+            "missing-plural-category ru %lld photos",
+            "missing-plural-category ru %lld photos",
+            "missing-plural-category ru [Shelf/Count/Threads]",
+            "missing-plural-category ru [Shelf/Count/Threads]",
+            "syntax-error - %lld items",
+        ]),
+    ])
+    func xcodeExportBundleIsReadWithPrintfRules(bundle: String, expected: [String]) throws {
+        #expect(try Self.spots(CatalogFixtures.fixture(bundle).path) == expected)
+    }
+
+    @Test func xcodeExportUnitsAndFiles() throws {
+        let path = CatalogFixtures.fixture("realworld/Xcode.xcloc/Localized Contents/de.xliff")
+        let document = try XLIFFDocument(bytes: [UInt8](Data(contentsOf: path)))
+        #expect(document.files.map(\.original) == ["Pomodoro/InfoPlist.xcstrings", "Pomodoro/Localizable.xcstrings"])
+        #expect(document.files.filter { !$0.isPrintf }.isEmpty)
+        #expect(document.units.count == 9)  // the unit with an empty id is not one
+        let (content, problems) = document.contentSkippingProblems()
+        #expect(problems.map(\.key) == ["%lld sessions"])
+        let german = Dictionary(uniqueKeysWithValues: (content.translations[CatalogLocale(LocaleTag("de")!)] ?? []).map { ($0.key, $0.pattern) })
+        #expect(german["Not 100% accurate"] == "Nicht 100 % genau")
+        #expect(german["Unknown fault %1$03d"] == "Unbekannter Fehler {arg1, number, integer}")
+    }
+
+    @Test func xcodePluralUnitsAreReadAsOneMessage() throws {
+        let path = CatalogFixtures.fixture("realworld/Plurals.xcloc/Localized Contents/ru.xliff")
+        let (content, _) = try XLIFFDocument(bytes: [UInt8](Data(contentsOf: path))).contentSkippingProblems()
+        let english = Dictionary(uniqueKeysWithValues: content.source.map { ($0.key, $0.message) })
+        let russian = Dictionary(uniqueKeysWithValues: (content.translations[CatalogLocale(tag: "ru")!] ?? []).map { ($0.key, $0.pattern) })
+        // ICU MessageFormat written by hand from the units: the count is `#`, the other argument `{arg1}`.
+        #expect(english["%lld files"] == "{arg1, plural, one {# file} other {# files}}")
+        #expect(russian["%lld files"] == "{arg1, plural, one {# файл} few {# файла} many {# файлов} other {# файла}}")
+        #expect(english["%1$@ has %2$d books"] == "{arg1} has {books, plural, one {# book} other {# books}}")
+        #expect(russian["%1$@ has %2$d books"] == "У {arg1} {books, plural, one {# книга} few {# книги} many {# книг} other {# книги}}")
+        #expect(english["shelf.summary"] == "This {arg1} has {books, plural, one {# book} other {# books}}.")
+        #expect(russian["shelf.summary"] == "На полке {arg1} {books, plural, one {# книга} few {# книги} many {# книг} other {# книги}}.")
+        #expect(russian["[Shelf/Count/Threads]"] == "{ShelfCountThreads, plural, one {# ветка} other {# ветки}}")
+        #expect(russian["Tap to open|==|device.iphone"] == "Нажмите, чтобы открыть")
+        #expect(english.keys.filter { $0.contains("|==|plural") || $0.hasPrefix("/") }.isEmpty)
+    }
+
+    @Test func xcodePluralUnitIDs() {
+        #expect(XLIFFPluralUnits.parse(id: "%lld items|==|plural.one")?.key == "%lld items")
+        #expect(XLIFFPluralUnits.parse(id: "%lld items|==|plural.one")?.part == .catalogCategory("one"))
+        #expect(XLIFFPluralUnits.parse(id: "/%d days:dict/NSStringLocalizedFormatKey:dict/:string")?.part == .format)
+        #expect(XLIFFPluralUnits.parse(id: "/%d days:dict/days:dict/few:dict/:string")?.key == "%d days")
+        #expect(XLIFFPluralUnits.parse(id: "/%d days:dict/days:dict/few:dict/:string")?.part == .variableCategory(variable: "days", category: "few"))
+        #expect(XLIFFPluralUnits.parse(id: "Tap|==|device.iphone") == nil)
+        #expect(XLIFFPluralUnits.parse(id: "one_substitution|==|substitutions.strings.plural.one")?.part == .variableCategory(variable: "strings", category: "one"))
+        #expect(XLIFFPluralUnits.parse(id: "/[Generic/Count/Threads]:dict/GenericCountThreads:dict/one:dict/:string")?.key == "[Generic/Count/Threads]")
+        #expect(XLIFFPluralUnits.parse(id: "Cancel") == nil)
+        #expect(XLIFFPluralUnits.parse(id: "a|b") == nil)
+    }
+
+    @Test func javaFormatterSpecifiersAreReadNotRefused() throws {
+        // Only `%1$s` for the hex `%1$06x` is wrong: an integer passed to %s formats, but not as the source shows it.
+        #expect(try Self.spots(CatalogFixtures.fixture("realworld/formatter-res").path) == [
+            "argument-type de color_hex",
+        ])
+    }
+
+    @Test(arguments: [("%.1f", PrintfSpecifier.Category.float, "f"), ("1$.2f", .float, "f"), ("06x", .integer, "x"), ("n", .newline, "n"),
+                      ("-10s", .text, "s"), ("lld", .integer, "lld"), ("@", .text, "@"), ("hd", .integer, "hd"), ("h", .other, "h"),
+                      ("tY", .other, "tY"), (",d", .integer, "d")])
+    func specifierSyntax(text: String, category: PrintfSpecifier.Category, conversion: String) throws {
+        // The `N$` is read by the caller; here it is skipped like PrintfDialect does.
+        var rest = Substring(text.hasPrefix("%") ? String(text.dropFirst()) : text)
+        if let dollar = rest.firstIndex(of: "$") { rest = rest[rest.index(after: dollar)...] }
+        let specifier = try #require(PrintfSpecifier.read(rest))
+        #expect(specifier.category == category)
+        #expect(specifier.conversion == conversion)
+    }
+
+    @Test(arguments: [" of", " m", "z", "", "."])
+    func aPercentSignBeforeTheseIsNoSpecifier(text: String) {
+        #expect(PrintfSpecifier.read(Substring(text)) == nil)
+    }
+
+    @Test func androidOptOutsAreHonoured() throws {
+        // tools:ignore on a string and on a locale's <resources>, translatable="false", lint.xml's MissingQuantity,
+        // Polish plurals without `other`; only the untranslated title and the stray text remain.
+        #expect(try Self.spots(CatalogFixtures.fixture("realworld/ignore-project/app/src/main/res").path) == [
+            "missing-key fr title",
+            "syntax-error fr -",
+        ])
+    }
+
+    @Test func stylingTagsAreComparedPerTranslation() throws {
+        // The German copy keeps <a> and <b>; French drops the link and adds <i> where English has none.
+        #expect(try Self.spots(CatalogFixtures.fixture("realworld/markup-res").path) == [
+            "markup-mismatch fr plain",
+            "markup-mismatch fr privacy",
+        ])
+    }
+
+    @Test func importRefusesStylingItCannotKeep() throws {
+        let files = try FormatFiles.load(path: CatalogFixtures.fixture("realworld/markup-res").path)
+        let error = try #require(throws: ConversionError.self) { try AndroidResourcesFormat().read(files) }
+        #expect(Set(error.problems.compactMap(\.key)) == ["privacy", "bold_name", "plain"])
+    }
+
+    @Test func stringCatalogKeySpecifiersAndDeviceVariations() throws {
+        // The key's `%lld %@` are the arguments; each device variation is checked on its own. "iPad" is a brand
+        // (one word, same script), so nothing is reported.
+        #expect(try Self.spots(CatalogFixtures.fixture("realworld/Variations.xcstrings").path) == [])
+        let bytes = try [UInt8](Data(contentsOf: CatalogFixtures.fixture("realworld/Variations.xcstrings")))
+        let keys = try StringCatalogDocument(bytes: bytes, splittingVariations: true).entries.map(\.key)
+        #expect(keys == ["followers %lld %@", "platform (device: ipad)", "platform (device: other)", "liked %lld", "Not 100% accurate"])
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Strings
+import StringsLint
+import Testing
+@testable import StringsFormats
+
+/// `lookd lint` given a project folder above its catalogs (`lookd lint app/`, a project's root): every Android
+/// res/ folder below it is linted, build output is not; and baselines of Android trees keep each locale apart.
+@Suite(.timeLimit(.minutes(10))) struct ProjectLintTests {
+    /// A copy of `realworld/modules-project` (an app with a flavour, a feature module and a Compose Multiplatform
+    /// module) with the app's res/ also copied where build tools and package managers put files: those copies
+    /// must never be linted.
+    static func project() throws -> URL {
+        let folder = try FormatCommandTests.scratch().appendingPathComponent("project")
+        let manager = FileManager.default
+        try manager.copyItem(at: CatalogFixtures.fixture("realworld/modules-project"), to: folder)
+        let res = folder.appendingPathComponent("app/src/main/res")
+        for skipped in ["app/build/intermediates/merged_res/debug", "node_modules/some-package/android/src/main/res",
+                        ".gradle/cache/res", "feature/compose/build/res"] {
+            let target = folder.appendingPathComponent(skipped)
+            try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try manager.copyItem(at: res, to: target)
+        }
+        return folder
+    }
+
+    @Test func everyResourceFolderBelowAProjectIsFoundAndBuildOutputIsNot() throws {
+        let project = try Self.project()
+        defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+        // An iOS app beside the Android one: its String Catalog is found, Xcode's and CocoaPods' copies are not.
+        let catalog = CatalogFixtures.fixture("realworld/Locales.xcstrings")
+        for place in ["ios/App/Localizable.xcstrings", "ios/DerivedData/App/Localizable.xcstrings", "ios/Pods/Kit/Kit.xcstrings"] {
+            let target = project.appendingPathComponent(place)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: catalog, to: target)
+        }
+        let found = ProjectSearch.lintableInputs(under: project.path).map { String($0.dropFirst(project.path.count)) }
+        #expect(found == ["/app/src/beta/res", "/app/src/main/res", "/feature/compose/src/main/res",
+                          "/ios/App/Localizable.xcstrings", "/shared/src/commonMain/composeResources"])
+    }
+
+    /// The findings, worked out by hand from the fixture's files: German passes `unread`'s integer `%d` as text
+    /// (`%s`), French lacks `unread`, the compose module's German lacks `discard`; `app_name` is
+    /// `translatable="false"`, the beta flavour and the Compose module are complete.
+    @Test func aProjectFolderIsLintedResFolderByResFolder() throws {
+        let project = try Self.project()
+        defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+        for path in [project.path, project.path + "/"] {
+            let run = try FormatCommandTests.lookd("lint", path, "--format", "json")
+            #expect(run.status == 1)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+            let findings = try #require(document["findings"] as? [[String: Any]])
+            let root = project.path + "/"
+            let spots = findings.map { finding in
+                ["\(finding["check"] ?? "")", String(("\(finding["file"] ?? "")").dropFirst(root.count)), "\(finding["locale"] ?? "")", "\(finding["key"] ?? "")"]
+            }
+            #expect(spots == [
+                ["argument-type", "app/src/main/res/values-de/strings.xml", "de", "unread"],
+                ["missing-key", "app/src/main/res/values-fr/strings.xml", "fr", "unread"],
+                ["missing-key", "feature/compose/src/main/res/values-de/strings.xml", "de", "discard"],
+            ])
+            // The four res/ folders' strings.xml files, not the copies in build output.
+            #expect((document["summary"] as? [String: Any])?["files"] as? Int == 8)
+        }
+    }
+
+    /// Android lint's own severities in the project's lint.xml (thunderbird-android keeps `MissingTranslation` at
+    /// `warning`): the app's French missing `unread` is a warning, German's `%s` for `%d` stays an error (its issue,
+    /// `StringFormatMatches`, is not listed); lookd-lint.json's settings win over lint.xml.
+    @Test func lintXMLSeveritiesAreTheChecksDefaults() throws {
+        let project = try Self.project()
+        defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <lint>
+                <issue id="MissingTranslation" severity="warning" />
+                <issue id="HardcodedText" severity="error" />
+            </lint>
+
+            """.utf8).write(to: project.appendingPathComponent("app/lint.xml"))
+        let res = project.appendingPathComponent("app/src/main/res").path
+        let input = try #require(try FormatLintInput.detect(path: res))
+        func severities(_ configuration: LintConfiguration) -> [String] {
+            Linter(configuration: configuration).lint(input).map { "\($0.check.code) \($0.locale ?? "") \($0.severity.rawValue)" }
+        }
+        #expect(severities(LintConfiguration()) == ["argument-type de error", "missing-key fr warning"])
+        #expect(severities(LintConfiguration(checks: [.missingKey: .error])) == ["argument-type de error", "missing-key fr error"])
+    }
+
+    @Test func aFolderWithNothingToLintIsAUsageError() throws {
+        let folder = try FormatCommandTests.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("# notes\n".utf8).write(to: folder.appendingPathComponent("README.md"))
+        // Only build output below it: still nothing to lint.
+        let build = folder.appendingPathComponent("app/build/res")
+        try FileManager.default.createDirectory(at: build.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CatalogFixtures.fixture("realworld/modules-project/app/src/main/res"), to: build)
+        let run = try FormatCommandTests.lookd("lint", folder.path)
+        #expect(run.status == 2)
+        #expect(run.output.isEmpty)
+    }
+
+    /// A baseline recorded while German lacked `discard` does not accept French lacking it once German is fixed:
+    /// every Android locale's file is `strings.xml`, so the fingerprint names the locale.
+    @Test func aBaselineEntryOfOneLocaleDoesNotAcceptAnother() throws {
+        let project = try Self.project()
+        defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+        let res = project.appendingPathComponent("feature/compose/src/main/res")
+        let before = try FormatLintTests.lint(res.path)
+        #expect(before.map { [$0.check.code, $0.locale ?? "", $0.key ?? ""] } == [["missing-key", "de", "discard"]])
+        let baseline = Baseline(findings: before)
+
+        try Data("""
+            <?xml version="1.0" encoding="utf-8"?>
+            <resources>
+                <string name="send">Senden</string>
+                <string name="discard">Entwurf verwerfen</string>
+            </resources>
+
+            """.utf8).write(to: res.appendingPathComponent("values-de/strings.xml"))
+        try FileManager.default.createDirectory(at: res.appendingPathComponent("values-fr"), withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="utf-8"?>
+            <resources>
+                <string name="send">Envoyer</string>
+            </resources>
+
+            """.utf8).write(to: res.appendingPathComponent("values-fr/strings.xml"))
+        let after = try FormatLintTests.lint(res.path)
+        #expect(after.map { [$0.check.code, $0.locale ?? "", $0.key ?? ""] } == [["missing-key", "fr", "discard"]])
+        let split = baseline.apply(to: after)
+        #expect(split.reported.map { [$0.locale ?? "", $0.key ?? ""] } == [["fr", "discard"]])
+        #expect(split.suppressed.isEmpty)
+        // The same finding again is accepted: the fingerprint has no line or column.
+        #expect(baseline.apply(to: before).suppressed.count == 1)
+    }
+
+    /// One String Catalog holds every locale: a baseline entry for German's missing localization does not accept
+    /// French's. lookd's own catalogs keep their fingerprint (`ru.json` names its locale).
+    @Test func stringCatalogAndLookdCatalogFingerprints() {
+        func finding(_ file: String, _ locale: String) -> LintFinding {
+            LintFinding(check: .missingKey, severity: .error, file: file, position: .start, locale: locale, key: "inbox", message: "")
+        }
+        #expect(finding("App/Localizable.xcstrings", "de").fingerprint == "missing-key|Localizable.xcstrings@de|inbox|")
+        #expect(finding("App/Localizable.xcstrings", "de").fingerprint != finding("App/Localizable.xcstrings", "fr").fingerprint)
+        #expect(finding("Resources/Localizations/ru.json", "ru").fingerprint == "missing-key|ru.json|inbox|")
+        #expect(finding("de.xcloc/Localized Contents/de.xliff", "de").fingerprint == "missing-key|de.xliff|inbox|")
+        #expect(finding("res/values-zh-rCN/strings.xml", "zh-CN").fingerprint == "missing-key|strings.xml@zh-CN|inbox|")
+    }
+}
