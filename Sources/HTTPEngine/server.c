@@ -139,6 +139,31 @@ static void destroy(he_server *server) {
     free(server);
 }
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define HE_SANITIZER_ALLOCATOR 1
+#endif
+#endif
+
+#if defined(__GLIBC__) && !defined(HE_SANITIZER_ALLOCATOR)
+static pthread_once_t mmap_threshold_once = PTHREAD_ONCE_INIT;
+
+// A fixed mmap threshold: buffers of 256 KiB and more (large bodies and responses) are mapped and given back to
+// the system when freed. glibc's default threshold rises after each such free (up to 32 MiB), after which
+// freed bodies stayed in the heap: 510 slow 8 MiB bodies left 1.6 GB resident after their clients closed.
+static void set_mmap_threshold(void) { mallopt(M_MMAP_THRESHOLD, 256 * 1024); }
+#endif
+
+// Once per process, because the setting is process-wide and glibc's malloc set-up is not safe to run twice: when
+// nothing in the process has used glibc's malloc yet (a sanitizer's allocator serves malloc), two servers starting at
+// once both ran it from mallopt, and the second of their threads to exit aborted with "malloc assertion failure in
+// __malloc_arena_thread_freeres". Under ASan and TSan the call is skipped: their allocator ignores glibc's settings.
+static void set_mmap_threshold_once(void) {
+#if defined(__GLIBC__) && !defined(HE_SANITIZER_ALLOCATOR)
+    pthread_once(&mmap_threshold_once, set_mmap_threshold);
+#endif
+}
+
 he_server *he_server_start(const char *host, uint16_t port, const he_config *config, char *error, size_t error_len) {
     struct sockaddr_storage address;
     socklen_t address_len;
@@ -146,12 +171,7 @@ he_server *he_server_start(const char *host, uint16_t port, const he_config *con
         snprintf(error, error_len, "not a numeric IPv4 or IPv6 address: %s", host);
         return NULL;
     }
-#ifdef __GLIBC__
-    // A fixed mmap threshold: buffers of 256 KiB and more (large bodies and responses) are mapped and given back to
-    // the system when freed. glibc's default threshold rises after each such free (up to 32 MiB), after which
-    // freed bodies stayed in the heap: 510 slow 8 MiB bodies left 1.6 GB resident after their clients closed.
-    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
-#endif
+    set_mmap_threshold_once();
     he_server *server = calloc(1, sizeof *server);
     if (!server) {
         snprintf(error, error_len, "out of memory");
