@@ -65,13 +65,14 @@ public final class Daemon: Sendable {
         options.connections = configuration.storeConnections
         let store = try StoreLocation.parse(configuration.store).open(options, statistics: metrics.store)
         // Label 0: the look fetch, the only route that fills it (Routes/Apps.swift).
-        let responseCache = EngineResponseCache(capacityBytes: configuration.limits.responseCacheBytes, labels: ["/v1/apps/{appKey}/look"],
-                                                bounds: Metrics.buckets)
-        metrics.fold(responseCache)
+        let engineCache = EngineResponseCache(capacityBytes: configuration.limits.responseCacheBytes, labels: ["/v1/apps/{appKey}/look"],
+                                              bounds: Metrics.buckets)
+        metrics.fold(engineCache)
+        let responseCache = LookResponseCache(engine: engineCache, localizer: localizer)
         services = AppServices(store: store, metrics: metrics, limits: configuration.limits, auth: auth, localizer: localizer,
-                               responseCache: responseCache, feed: feed, webhooks: webhooks)
-        server = Server(router: Routes.router(services), limits: configuration.limits, metrics: metrics, accessLog: accessLog,
-                        responseCache: responseCache)
+                               derived: responseCache, feed: feed, webhooks: webhooks)
+        server = Server(router: Routes.router(services, responseCache: responseCache), limits: configuration.limits, metrics: metrics,
+                        accessLog: accessLog, responseCache: engineCache)
         self.configuration = configuration
     }
 

@@ -156,4 +156,43 @@ struct LookCacheTests {
         cache.keep(Self.look(version: 2), appKey: "a", locale: de, ticket: cache.ticket(appKey: "a"))
         #expect(cache.look(appKey: "a", locale: de)?.version == 2)
     }
+
+    /// A derived cache that records what the look cache asks of it.
+    final class Derived: DerivedLookCache, @unchecked Sendable {
+        let capacityBytes = 0
+        var held: [String: Int]?
+        var dropped: [String?] = []
+
+        init(held: [String: Int]?) { self.held = held }
+
+        func drop(appKey: String?) { dropped.append(appKey) }
+        func heldVersions() -> [String: Int]? { held }
+    }
+
+    @Test func aDerivedCacheIsDroppedWithEachAppAndRevalidatedWithTheRest() throws {
+        let de = try Self.locale("de")
+        let derived = Derived(held: ["kept": 3, "onlyThere": 2])
+        let cache = LookCache(capacityBytes: 1 << 20, derived: derived)
+        cache.keep(Self.look(version: 3), appKey: "kept", locale: de, ticket: cache.ticket(appKey: "kept"))
+        cache.invalidate(appKey: "published", atLeast: 4)
+        cache.invalidate(appKey: "notified", olderThan: 5)
+        #expect(derived.dropped == ["published", "notified"])
+
+        // An app only the derived cache holds is checked too: the store says it is at 3 now, so it is dropped.
+        cache.markStale()
+        let checked = cache.beginRevalidation()
+        #expect(checked == ["kept": [3], "onlyThere": [2]])
+        #expect(cache.revalidate(current: ["kept": 3, "onlyThere": 3], checked: checked) == 1)
+        #expect(derived.dropped == ["published", "notified", "onlyThere"])
+
+        // A derived cache that lost count of its apps is dropped whole at the end of a revalidation.
+        derived.held = nil
+        cache.markStale()
+        let none = cache.beginRevalidation()
+        #expect(none == ["kept": [3]])
+        #expect(cache.revalidate(current: ["kept": 3], checked: none) == 0)
+        #expect(derived.dropped == ["published", "notified", "onlyThere", nil])
+        cache.invalidateAll()
+        #expect(derived.dropped == ["published", "notified", "onlyThere", nil, nil])
+    }
 }

@@ -23,9 +23,10 @@ struct ResponseCacheTests {
             limits.threads = 2
             limits.workerThreads = 2
             metrics.fold(table)
+            let responseCache = LookResponseCache(engine: table, localizer: InProcessApp.localizer)
             services = AppServices(store: store, metrics: metrics, limits: limits, auth: AdminAuth(token: adminToken),
-                                   localizer: InProcessApp.localizer, responseCache: table)
-            server = Server(router: Routes.router(services), limits: limits, metrics: metrics,
+                                   localizer: InProcessApp.localizer, derived: responseCache)
+            server = Server(router: Routes.router(services, responseCache: responseCache), limits: limits, metrics: metrics,
                             accessLog: try AccessLog(destination: "off"), responseCache: table)
             port = try server.start(host: "127.0.0.1", port: 0)
         }

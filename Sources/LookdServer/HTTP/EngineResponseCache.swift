@@ -185,32 +185,3 @@ func composedResponse(status: Int, headers: [(name: String, value: String)], run
     guard let built else { fatalError("out of memory building a composed response") }
     return built
 }
-
-extension EngineResponseCache {
-    /// Puts an SDK fetch response: its 200 (the body joined from `wire`, the version's shared pieces, referenced, and
-    /// the language's own pieces) and its 304, tagged with its app key, offered in every coding and holding the br and
-    /// gzip forms when they are computed. Returns false when refused (see `put`).
-    func put(_ look: CachedLook, wire: EngineBytes, target: String, label: Int, generation: UInt64) -> Bool {
-        let headers = LookResponse.fields(look, .identity)
-        let pieces = look.shared, own = look.language.bytes, cut = look.language.cut
-        let ok = composedResponse(status: 200, headers: headers.ok, runs: [
-            .shared(wire, 0..<pieces.cut1), .own(Array(own[..<cut])), .shared(wire, pieces.cut1..<pieces.cut2),
-            .own(Array(own[cut...])), .shared(wire, pieces.cut2..<pieces.bytes.count),
-        ])
-        let notModified = composedResponse(status: 304, headers: headers.notModified, runs: [])
-        defer {
-            he_prepared_release(ok)
-            he_prepared_release(notModified)
-        }
-        // The other codings, when a request has needed them already (LookEncodings); their PreparedResponses live in
-        // the look's edge slot (PreparedLook) for the call, and the engine retains their bytes.
-        let prepared = PreparedLook.of(look)
-        let coded = ContentCoding.allCases.filter { $0 != .identity }.compactMap { coding in
-            prepared.pair(coding, of: look).map { (coding: coding, etag: coding.etag(look.etag), ok: $0.ok.wire, notModified: $0.notModified.wire) }
-        }
-        return withExtendedLifetime(prepared) {
-            put(generation: generation, target: target, tag: look.appKey, etag: look.etag, label: label, ok: ok, notModified: notModified,
-                offered: LookEncodings.offered, coded: coded)
-        }
-    }
-}

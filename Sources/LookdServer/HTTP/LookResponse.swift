@@ -1,5 +1,3 @@
-import Locking
-
 /// The SDK fetch response's HTTP form, made at the edge from the look service's domain values (`CachedLook`: body,
 /// ETag value, language, app key): its header fields, the one list the routes and the engine's response cache both
 /// send.
@@ -30,59 +28,17 @@ enum LookResponse {
         return (fields.ok + [("Content-Encoding", token)], fields.notModified)
     }
 
-    /// The response for `look` in `coding`: a 304 when `notModified`, else the 200 with the coding's body. Prepared
-    /// wire bytes (`PreparedLook`, built once per look and kept with it) when there are any; otherwise built for this
-    /// request (identity of a look the look cache does not keep, answered once before the engine's cache holds it).
-    static func response(_ look: CachedLook, _ coding: ContentCoding, notModified: Bool) -> Response {
-        if let pair = PreparedLook.of(look).pair(coding, of: look) {
+    /// The response for `look` in `coding`: a 304 when `notModified`, else the 200 with the coding's body (br and gzip:
+    /// computed first, on a worker: `PreparedLook.encodings`). Prepared wire bytes (`PreparedLook`, made once per look
+    /// and kept with it), but for identity when `once`: a look the look cache does not keep (the engine's response
+    /// cache holds it now) is answered this once with a response built for the request.
+    static func response(_ look: CachedLook, _ coding: ContentCoding, notModified: Bool, once: Bool = false) -> Response {
+        let prepared = PreparedLook.of(look)
+        if !(once && coding == .identity), let pair = prepared.pair(coding, of: look) {
             return .prebuilt(notModified ? pair.notModified : pair.ok)
         }
         let fields = fields(look, coding)
         return notModified ? Response(status: 304, headers: fields.notModified)
-            : Response(status: 200, headers: fields.ok, body: look.encodings.body(coding) ?? look.body)
-    }
-}
-
-/// One SDK fetch response's prepared 200 and 304 (wire bytes built once, `PreparedResponse`) in each content coding,
-/// made at the edge and kept in the look's `edge` slot, so that a look cache hit is written without building
-/// anything (the hot path's speed depends on it: docs/design.md#layers-and-errors-in-the-daemon). Identity is prepared only for a look the look cache
-/// keeps; br and gzip once their bodies are computed (`LookEncodings`). Thread-safe.
-final class PreparedLook: Sendable {
-    /// One coding's prepared responses.
-    struct Pair: Sendable {
-        let ok: PreparedResponse
-        let notModified: PreparedResponse
-    }
-
-    // Not the look itself: it holds this object (its `edge` slot), which would then never be freed.
-    private let pairs = LockedValue<[ContentCoding: Pair]>([:])
-
-    private init() {}
-
-    /// The prepared responses kept with `look` (made empty on first use).
-    static func of(_ look: CachedLook) -> PreparedLook {
-        look.edge.value { PreparedLook() }
-    }
-
-    /// The 200 and 304 of `look` (the look this object is kept with) in `coding`, built on first use; nil for
-    /// identity of a look the look cache does not keep, and for br or gzip before their bodies are computed.
-    func pair(_ coding: ContentCoding, of look: CachedLook) -> Pair? {
-        if let built = pairs.withLock({ $0[coding] }) { return built }
-        let body: [UInt8]
-        if coding == .identity {
-            guard look.heldByLookCache else { return nil }
-            body = look.body
-        } else {
-            guard let coded = look.encodings.body(coding) else { return nil }
-            body = coded
-        }
-        let fields = LookResponse.fields(look, coding)
-        let made = Pair(ok: PreparedResponse(status: 200, headers: fields.ok, body: body),
-                        notModified: PreparedResponse(status: 304, headers: fields.notModified, body: []))
-        return pairs.withLock { pairs in
-            if let built = pairs[coding] { return built }
-            pairs[coding] = made
-            return made
-        }
+            : Response(status: 200, headers: fields.ok, body: prepared.encodings.body(coding) ?? look.body)
     }
 }

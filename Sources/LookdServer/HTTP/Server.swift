@@ -13,7 +13,7 @@ final class Server: Sendable {
     /// The engine's server pointer, set by start and cleared by stop; the lock makes every access exclusive.
     private let engine = LockedValue<UInt>(0)
 
-    /// `responseCache`: responses the loops answer themselves (nil: none); the look service fills it.
+    /// `responseCache`: responses the loops answer themselves (nil: none); the routes fill it (`LookResponseCache`).
     init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog, responseCache: EngineResponseCache? = nil) {
         context = ServerContext(router: router, limits: limits, metrics: metrics, accessLog: accessLog, responseCache: responseCache)
     }

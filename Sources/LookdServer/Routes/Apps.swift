@@ -6,7 +6,8 @@ import StableJSON
 enum AppRoutes {
     static let keyDescription = "pk_live_… / pk_test_… app key"
 
-    static func register(into router: inout Router, app: AppServices) {
+    /// `responseCache`: where the fetch puts the responses the engine may answer itself (nil: none).
+    static func register(into router: inout Router, app: AppServices, responseCache: LookResponseCache?) {
         router.add(Route("GET", "/v1/apps/{appKey}/look", doc: RouteDoc(
             summary: "What the SDK fetches: the app's published dashboard layer, its version, the resolved look over the defaults, and its texts in the negotiated locale (?lang= beats Accept-Language). Strong ETag; If-None-Match gives 304.",
             responses: [200: "the published look (or, with a preview token, the draft marked \"draft\": true); br or gzip when Accept-Encoding prefers it (Content-Encoding, its own ETag)",
@@ -32,23 +33,29 @@ enum AppRoutes {
             }
             let (locale, decidedByLang) = try app.strings.fetchLocale(lang: request.query("lang"), acceptLanguage: request.header("accept-language"))
             // The engine's response cache may answer this target itself from now on when the language came from `lang`
-            // alone (so no request field can change the answer).
-            let fill = decidedByLang
-                ? LookService.CacheFill(target: request.cacheTarget, label: 0, targetOf: { "/v1/apps/\(key)/look?lang=\($0.identifier)" }) : nil
+            // alone (so no request field can change the answer); the look cache then does not keep a copy of its own.
+            let fill = decidedByLang ? responseCache : nil
+            let generation = fill?.generation   // before the look is asked for: a purge since refuses the fill
             // A hit, or a new language of an app whose shared part is cached, is answered on the event loop; a miss
             // of the shared part (store read, resolve, encode) moves to the workers.
-            // A coding other than identity is compressed once per response, on a worker (LookEncodings).
-            let encode = chosen != .identity
             let cached = try request.onEventLoop
-                ? app.looks.fromMemory(appKey: key, locale: locale, fill: fill) ?? { throw RunOnWorkers() }()
-                : try app.looks.fetch(appKey: key, locale: locale, fill: fill, encode: encode)
-            if encode && !cached.encodings.isComputed { throw RunOnWorkers() }
+                ? app.looks.fromMemory(appKey: key, locale: locale, keep: fill == nil) ?? { throw RunOnWorkers() }()
+                : try app.looks.fetch(appKey: key, locale: locale, keep: fill == nil)
+            // A coding other than identity is compressed once per response, on a worker (LookEncodings).
+            if chosen != .identity, case let encodings = PreparedLook.of(cached).encodings, !encodings.isComputed {
+                guard !request.onEventLoop else { throw RunOnWorkers() }
+                encodings.compute(from: cached.body)
+            }
+            if let fill, let generation {
+                fill.fill(cached, target: request.cacheTarget, label: 0, generation: generation, targetOf: { "/v1/apps/\(key)/look?lang=\($0.identifier)" },
+                          others: request.onEventLoop ? nil : { app.looks.languages(appKey: key, version: cached.version, $0) })
+            }
             // If-None-Match revalidates any representation the request accepts, the chosen one first (as the engine).
             let noneMatch = request.fieldList("if-none-match")
             let revalidated = ([chosen] + ContentCoding.allCases).first {
                 accept.weight($0) > 0 && EntityTag.noneMatchHolds(noneMatch, etag: $0.etag(cached.etag))
             }
-            return LookResponse.response(cached, revalidated ?? chosen, notModified: revalidated != nil)
+            return LookResponse.response(cached, revalidated ?? chosen, notModified: revalidated != nil, once: fill != nil)
         })
 
         router.add(Route("PUT", "/v1/apps/{appKey}/look", doc: RouteDoc(

@@ -15,9 +15,10 @@ final class AppServices: Sendable {
     /// The webhook deliverer, or nil when no `--webhook` is configured.
     let webhooks: WebhookDeliverer?
 
-    /// `responseCache`: the engine's response cache, kept coherent by the look cache (nil: none). `feed`: the
+    /// `derived`: what the HTTP edge derives from the fetch responses and keeps (the engine's response cache), kept
+    /// coherent by the look cache (nil: none). `feed`: the
     /// change feed's token and retention; `webhooks`: the receivers (none: no deliverer).
-    init(store: any LookStore, metrics: Metrics, limits: Limits, auth: AdminAuth, localizer: Localizer, responseCache: EngineResponseCache? = nil,
+    init(store: any LookStore, metrics: Metrics, limits: Limits, auth: AdminAuth, localizer: Localizer, derived: (any DerivedLookCache)? = nil,
          feed: FeedConfiguration = FeedConfiguration(), webhooks: WebhookConfiguration? = nil) {
         self.store = ServiceStore(store, metrics: metrics)
         self.strings = StringsService(localizer: localizer)
@@ -25,7 +26,7 @@ final class AppServices: Sendable {
         let deliverer = webhooks.map { WebhookDeliverer(store: store, configuration: $0) }
         self.changes = changes
         self.webhooks = deliverer
-        self.looks = LookService(store: store, metrics: metrics, limits: limits, localizer: localizer, responseCache: responseCache) {
+        self.looks = LookService(store: store, metrics: metrics, limits: limits, localizer: localizer, derived: derived) {
             changes.notify()
             deliverer?.notify()
         }

@@ -7,10 +7,9 @@ import StableJSON
 ///     {"appKey":…,"dashboard":…,   "direction":…,"locale":…,   "look":…,"publishedAt":…,   "texts":…,   "version":N}
 ///     └──────── head ───────────┘  └──── language.before ────┘  └─────── middle ───────┘  └─ after ─┘  └─ tail ──┘
 ///
-/// The Swift path joins the pieces into one body; a response in the engine's response cache references the app
-/// version's shared pieces (one copy per version) and holds its language's two pieces, and the engine writes the runs
-/// in order. Both give the same bytes as one `JSONWriter`
-/// writing the whole object (compact layout). Value types; `Sendable`.
+/// `join` makes the body of them; a copy kept elsewhere may reference the app version's shared pieces (one copy per
+/// version) and hold only its language's two pieces (the HTTP edge does so in the engine: it writes the runs in order).
+/// Either gives the same bytes as one `JSONWriter` writing the whole object (compact layout). `Sendable`.
 enum FetchBody {
     /// The pieces every language of an app version shares: `bytes` is head, middle and tail; `cut1` ends the head and
     /// `cut2` the middle (byte offsets).
@@ -22,6 +21,9 @@ enum FetchBody {
         /// pieces (`tagHash`), so a build hashes ~0.4 KB instead of the whole ~3.3 KB body (the body's hash was 10% of
         /// the cold spread's samples, docs/benchmarks.md, run H).
         var hash: UInt64
+        /// What the HTTP edge derives from these pieces (in the daemon: the engine's one copy of them per app version,
+        /// which the responses it caches reference), kept once made and shared by every copy of this value.
+        let edge = EdgeSlot()
 
         init(bytes: [UInt8], cut1: Int, cut2: Int) {
             self.bytes = bytes

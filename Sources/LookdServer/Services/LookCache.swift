@@ -5,9 +5,9 @@ import Locking
 
 /// One SDK fetch response as domain values: the exact body bytes and their ETag value for one app version and
 /// language, with the app key, version and language they are for. It also keeps the body's pieces (`FetchBody`), from
-/// which the engine's response cache composes its copy without repeating what every language shares. It builds no
-/// HTTP: the header fields and the prepared 200 and 304 are the edge's (`LookResponse`, `PreparedLook`), kept in
-/// `edge` once built so that a look cache hit builds nothing.
+/// which a copy can be composed without repeating what every language shares. It builds no HTTP: the header fields,
+/// the compressed bodies and the prepared 200 and 304 are the edge's (`LookResponse`, `PreparedLook`), kept in `edge`
+/// once made so that a look cache hit makes nothing.
 struct CachedLook: Sendable {
     var appKey: String
     var version: Int
@@ -18,22 +18,15 @@ struct CachedLook: Sendable {
     var etag: String
     var shared: FetchBody.Shared
     var language: FetchBody.Language
-    /// Whether the look cache keeps this response (false: built to be answered once and then kept by the engine's
-    /// response cache instead).
-    var heldByLookCache: Bool
-    /// The body in the other content codings, computed once when first needed (shared by every copy of this value).
-    let encodings = LookEncodings()
-    /// What the HTTP edge derives from this response, kept once built (shared by every copy of this value).
+    /// What the HTTP edge derives from this response, kept once made (shared by every copy of this value).
     let edge = EdgeSlot()
 
-    /// `heldByLookCache`: a response the look cache keeps.
-    init(appKey: String, version: Int, locale: LocaleTag, shared: FetchBody.Shared, language: FetchBody.Language, heldByLookCache: Bool = true) {
+    init(appKey: String, version: Int, locale: LocaleTag, shared: FetchBody.Shared, language: FetchBody.Language) {
         self.appKey = appKey
         self.version = version
         self.locale = locale
         self.shared = shared
         self.language = language
-        self.heldByLookCache = heldByLookCache
         body = FetchBody.join(shared, language)
         etag = "\"v\(version)-\(FNV1a64.hex(hash: FetchBody.tagHash(shared, language)))\""
     }
@@ -50,21 +43,18 @@ struct SharedLook: Sendable {
     /// The body's pieces every language shares (the app key, the stored layer, the encoded look, the publication
     /// time and the version).
     var body: FetchBody.Shared
-    /// The same bytes as the engine shares them between the responses its response cache holds for this version (nil
-    /// without a response cache). Not counted in `cost`: it lives while this part is cached or any of the engine's
-    /// entries references it, one per app version.
-    var wire: EngineBytes?
 
-    init(appKey: String, stored: StoredVersion, resolved: ResolvedLook, engineCopy: Bool = false) {
+    init(appKey: String, stored: StoredVersion, resolved: ResolvedLook) {
         version = stored.version
         replyExpectation = resolved.replyExpectation.value
         topics = resolved.topics.value
         body = FetchBody.shared(appKey: appKey, layer: stored.layer, lookJSON: resolved.jsonBytes(), publishedAt: stored.publishedAt,
                                 version: stored.version)
-        wire = engineCopy ? EngineBytes(body.bytes) : nil
     }
 
-    /// What it counts against the cache's capacity, in bytes: its bytes and a fixed estimate per topic.
+    /// What it counts against the cache's capacity, in bytes: its bytes and a fixed estimate per topic. (What the edge
+    /// derives from the body pieces, one copy per app version in its `edge` slot, is not counted: it lives as long
+    /// as this part or a derived cache's entries.)
     var cost: Int {
         body.bytes.count + 256 + 256 * topics.count
     }
@@ -83,7 +73,8 @@ struct SharedLook: Sendable {
 /// `invalidate(appKey:olderThan:)` drops only what is older than a version the change feed reported.
 /// When the change feed is lost, `markStale()` keeps every entry (served meanwhile: the database may be down too);
 /// once the feed listens again, `revalidate` drops only the apps whose version changed in the gap
-/// (`invalidateAll()` drops everything, when that cannot be read). A fill takes a `FillTicket` before reading
+/// (`invalidateAll()` drops everything, when that cannot be read). A `DerivedLookCache` (the edge's copies) is
+/// dropped with each app and revalidated with the rest. A fill takes a `FillTicket` before reading
 /// the store and is kept only if no invalidation of its app (or of everything) happened since, and its version
 /// is not below the app's known floor — so a fetch that raced a publish never leaves an old look behind.
 /// Thread-safe: one short lock per operation.
@@ -165,11 +156,8 @@ final class LookCache: Sendable {
         var floors: [String: Int] = [:]
         /// The change feed was lost and the entries are not yet revalidated.
         var stale = false
-        /// The apps the engine's response cache was filled with, and their versions, so that a revalidation checks them
-        /// too (it may hold an app this cache no longer does). Past `responseCacheAppsLimit` apps, `responseCacheOverflow`: a
-        /// revalidation empties the whole response cache instead.
-        var responseCacheApps: [String: Int] = [:]
-        var responseCacheOverflow = false
+        /// The derived cache could not list its apps when the revalidation began: it is dropped whole at its end.
+        var dropDerived = false
 
         var bytes: Int { shared.bytes + languages.bytes }
 
@@ -224,11 +212,12 @@ final class LookCache: Sendable {
     /// Fixed bookkeeping estimate per entry, in bytes.
     static let entryOverhead = 160
 
-    /// What one language's entry counts against the capacity: the body twice (the Swift bytes and the wire bytes of the
-    /// 200 the edge prepares and keeps with it) and once more for its br and gzip forms, the language's pieces, the two
-    /// prepared heads (about 300 bytes each), the tag, the key and the bookkeeping.
+    /// What one language's entry counts against the capacity: the body, and as much again for what the edge keeps with
+    /// it (`edge`: in the daemon a prepared 200 holding the body and, once computed, its compressed forms and their
+    /// responses), once more for those compressed forms, the language's pieces, two response heads (about 300 bytes
+    /// each), the tag, the key and the bookkeeping.
     static func cost(of look: CachedLook, appKey: String) -> Int {
-        // The br and gzip forms, once computed, are each well under half the body (3.3 KB of JSON: about 0.5 KB each).
+        // The compressed forms, once computed, are each well under half the body (3.3 KB of JSON: about 0.5 KB each).
         3 * look.body.count + look.language.bytes.count + 600 + look.etag.utf8.count + appKey.utf8.count + entryOverhead
     }
 
@@ -238,13 +227,13 @@ final class LookCache: Sendable {
     let sharedBytes: Int
     private let state = LockedValue(State())
 
-    /// The engine's response cache: every invalidation here purges the app's entries there too (tagged with its
-    /// app key), before returning.
-    let responseCache: EngineResponseCache?
+    /// What is derived from this cache's responses elsewhere: every invalidation here drops the app's there too, before
+    /// returning.
+    let derived: (any DerivedLookCache)?
 
-    init(capacityBytes: Int, responseCache: EngineResponseCache? = nil) {
+    init(capacityBytes: Int, derived: (any DerivedLookCache)? = nil) {
         self.capacityBytes = capacityBytes
-        self.responseCache = responseCache
+        self.derived = derived
         sharedBytes = capacityBytes / 3 * 2
     }
 
@@ -290,48 +279,31 @@ final class LookCache: Sendable {
         }
     }
 
-    /// The most apps whose response-cache fills are remembered for a revalidation.
-    static let responseCacheAppsLimit = 100_000
-
-    /// Records that the engine's response cache was filled with `version` of `appKey`.
-    func noteResponseCacheFill(appKey: String, version: Int) {
-        state.withLock { state in
-            guard state.responseCacheApps[appKey] != version else { return }
-            if state.responseCacheApps.count >= Self.responseCacheAppsLimit && state.responseCacheApps[appKey] == nil {
-                state.responseCacheOverflow = true
-            } else {
-                state.responseCacheApps[appKey] = version
-            }
-        }
-    }
-
     /// Drops everything cached for `appKey`, and refuses fills in flight for it. `atLeast`: a version known
     /// to be published (a local publish); fills of older versions are refused from now on.
     func invalidate(appKey: String, atLeast version: Int? = nil) {
         state.withLock { state in
             state.appEpochs[appKey, default: 0] += 1
-            state.responseCacheApps[appKey] = nil
             if let version { state.floors[appKey] = max(state.floors[appKey, default: 0], version) }
             state.remove(.shared(appKey))
             for locale in LocaleTag.allIncludingPseudo { state.remove(.language(appKey, locale)) }
         }
-        responseCache?.purge(tag: appKey)
+        derived?.drop(appKey: appKey)
     }
 
     /// The change feed reported that `appKey` published `version` (here or on another replica; the notification may
     /// come well after the publish): drops the app's entries built from an older version and refuses fills in flight
     /// of older versions, but keeps entries of `version` or newer — a fill that already read the new version (after this
-    /// replica's own publish, say) stays, and is still served if the store goes away next. The engine's response cache
-    /// is purged of the app either way (it refills from the entries kept here, without reading the store).
+    /// replica's own publish, say) stays, and is still served if the store goes away next. The derived cache drops the
+    /// app either way (it refills from the entries kept here, without reading the store).
     func invalidate(appKey: String, olderThan version: Int) {
         state.withLock { state in
             state.floors[appKey] = max(state.floors[appKey, default: 0], version)
-            state.responseCacheApps[appKey] = nil
             for key in [Key.shared(appKey)] + LocaleTag.allIncludingPseudo.map({ Key.language(appKey, $0) }) {
                 if let cached = state.version(key), cached < version { state.remove(key) }
             }
         }
-        responseCache?.purge(tag: appKey)
+        derived?.drop(appKey: appKey)
     }
 
     /// Marks every cached look stale (the change feed was lost: changes may be missed from now on) and refuses
@@ -347,10 +319,12 @@ final class LookCache: Sendable {
     var isStale: Bool { state.withLock { $0.stale } }
 
     /// Starts a revalidation (the change feed listens again): refuses every fill in flight (it may have read the
-    /// store before the feed was back, and would not be checked) and returns the apps with anything cached, each
-    /// with the versions its entries were built from (one, unless an entry of an older version is still there).
+    /// store before the feed was back, and would not be checked) and returns the apps with anything cached, here or in
+    /// the derived cache, each with the versions its entries were built from (one, unless an entry of an older version
+    /// is still there).
     func beginRevalidation() -> [String: Set<Int>] {
-        state.withLock { state in
+        let held = derived?.heldVersions()
+        return state.withLock { state in
             state.epoch += 1
             var versions: [String: Set<Int>] = [:]
             for slot in state.shared.slots.compactMap({ $0 }) + state.languages.slots.compactMap({ $0 }) {
@@ -360,15 +334,21 @@ final class LookCache: Sendable {
                 default: break
                 }
             }
-            for (appKey, version) in state.responseCacheApps { versions[appKey, default: []].insert(version) }
+            if derived != nil {
+                if let held {
+                    for (appKey, version) in held { versions[appKey, default: []].insert(version) }
+                } else {
+                    state.dropDerived = true
+                }
+            }
             return versions
         }
     }
 
     /// Ends a revalidation with the store's `current` versions of the apps `beginRevalidation` returned (`checked`):
-    /// each app whose entries (here or in the engine's response cache) are not all of its current version, or which has
-    /// none now, is invalidated; the others are kept. The stale mark is cleared. When more apps went through the
-    /// response cache than were remembered, the whole response cache is purged. Returns how many apps were invalidated.
+    /// each app whose entries (here or in the derived cache) are not all of its current version, or which has none now,
+    /// is invalidated; the others are kept. The stale mark is cleared. When the derived cache could not list its apps,
+    /// it is dropped whole. Returns how many apps were invalidated.
     @discardableResult
     func revalidate(current: [String: Int], checked: [String: Set<Int>]) -> Int {
         var dropped = 0
@@ -376,15 +356,12 @@ final class LookCache: Sendable {
             invalidate(appKey: appKey)
             dropped += 1
         }
-        let overflow = state.withLock { state in
+        let dropDerived = state.withLock { state in
             state.stale = false
-            defer { state.responseCacheOverflow = false }
-            return state.responseCacheOverflow
+            defer { state.dropDerived = false }
+            return state.dropDerived
         }
-        if overflow {
-            state.withLock { $0.responseCacheApps = [:] }
-            responseCache?.purge(tag: nil)
-        }
+        if dropDerived { derived?.drop(appKey: nil) }
         return dropped
     }
 
@@ -395,12 +372,12 @@ final class LookCache: Sendable {
             let epoch = state.epoch + 1
             let appEpochs = state.appEpochs
             let floors = state.floors
-            state = State()   // also forgets the response cache's apps: it is purged below
+            state = State()
             state.epoch = epoch
             state.appEpochs = appEpochs
             state.floors = floors
         }
-        responseCache?.purge(tag: nil)
+        derived?.drop(appKey: nil)
     }
 
     /// Entries (shared parts and responses) and their bytes, for tests and metrics.

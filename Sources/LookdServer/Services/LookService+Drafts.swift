@@ -2,7 +2,7 @@ import LookResolver
 import StableJSON
 
 /// The app's draft: saved, read, deleted and published by the dashboard (admin), previewed with tokens. A draft never
-/// enters the look cache or the engine's response cache: only its publish (a new version) invalidates them.
+/// enters the look cache (nor any cache derived from it): only its publish (a new version) invalidates them.
 extension LookService {
     /// The app's current draft and its layer. Throws `DraftServiceError.draftUnknown`, `StoreUnavailableError`.
     func draft(appKey: String) throws -> (StoredDraft, JSONValue) {

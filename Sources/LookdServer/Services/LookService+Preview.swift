@@ -23,7 +23,7 @@ extension LookService {
         let (row, layer) = try previewDraft(appKey: appKey, token: token, key: key, now: now)
         let stored = StoredVersion(version: row.version, layer: layer, publishedAt: row.savedAt, rolledBackFrom: nil)
         let resolved = look(LookLayers(dashboard: try Self.stored(layer)))
-        let built = build(appKey: appKey, locale: locale, SharedLook(appKey: appKey, stored: stored, resolved: resolved), forResponseCache: false)
+        let built = build(appKey: appKey, locale: locale, SharedLook(appKey: appKey, stored: stored, resolved: resolved))
         guard case .object(let object) = try JSONValue(parsing: String(decoding: built.body, as: UTF8.self)) else { return built.body }
         var members = object.dictionary
         members["draft"] = .bool(true)

@@ -31,35 +31,22 @@ final class LookService: Sendable {
         var locale: LocaleTag
     }
 
-    /// The locales whose own identifier negotiates to themselves: the languages an app's first fetch fills the engine's
-    /// response cache with at once.
-    private let selfNamed: [LocaleTag]
-
-    /// Where the engine's response cache may keep a fetch's answer (its language came from the request's target
-    /// alone, so no request field can change it): the request's target, the cache label of its route, and the target
-    /// asking for another language the same way.
-    struct CacheFill: Sendable {
-        var target: String
-        var label: Int
-        var targetOf: @Sendable (LocaleTag) -> String
-    }
-
     /// Called after every publish here and every change the store reports from other processes (the change feed's
     /// waiters and the webhook deliverer wake on it).
     let onChange: @Sendable () -> Void
 
     /// Builds the service and subscribes the cache to the store's change feed.
-    /// `responseCache`: the engine's response cache, purged with the look cache (nil: none); its capacity is taken
-    /// from `limits.cacheBytes`, and the look cache has the rest.
-    init(store: any LookStore, metrics: Metrics, limits: Limits, localizer: Localizer, responseCache: EngineResponseCache? = nil,
+    /// `derived`: what is derived from the fetch responses outside the service (the HTTP edge's response cache), kept
+    /// coherent by the look cache (nil: none); its capacity is taken from `limits.cacheBytes`, and the look cache has
+    /// the rest.
+    init(store: any LookStore, metrics: Metrics, limits: Limits, localizer: Localizer, derived: (any DerivedLookCache)? = nil,
          onChange: @escaping @Sendable () -> Void = {}) {
         self.onChange = onChange
         self.store = ServiceStore(store, metrics: metrics)
         self.localizer = localizer
         self.metrics = metrics
         self.limits = limits
-        selfNamed = LocaleTag.all.filter { localizer.negotiate(language: $0.identifier, acceptLanguage: nil) == $0 }
-        let cache = LookCache(capacityBytes: max(0, limits.cacheBytes - (responseCache?.capacityBytes ?? 0)), responseCache: responseCache)
+        let cache = LookCache(capacityBytes: max(0, limits.cacheBytes - (derived?.capacityBytes ?? 0)), derived: derived)
         self.cache = cache
         store.watchChanges { change in
             switch change {
@@ -82,68 +69,40 @@ final class LookService: Sendable {
 
     /// The SDK fetch response for `appKey` in `locale` from memory alone: the cached response, or one built from the
     /// app's cached shared part — the per-language part only (texts, JSON assembly, ETag: microseconds, no store
-    /// read, no resolve). nil when the app's shared part is not cached. `fill`: the answer depends on the request's
-    /// target alone, so the engine's response cache, when there is one, keeps it (see `fillResponseCache`) and this
-    /// cache does not keep a second copy. `encode`: compute the response's br and gzip forms first (`LookEncodings`:
-    /// milliseconds, so only on a worker), so that the engine's copy holds them too. Without `encode` it never reads the
-    /// store nor compresses, so the event loop may call it. Thread-safe.
-    func fromMemory(appKey: String, locale: LocaleTag, fill: CacheFill? = nil, encode: Bool = false) -> CachedLook? {
-        // Read before the look cache, so a fill races no purge (EngineResponseCache).
-        let generation = fill != nil ? cache.responseCache?.generation : nil
-        if let hit = cached(appKey: appKey, locale: locale) {
-            if encode { hit.encodings.compute(for: hit) }
-            if let generation, let fill { fillResponseCache(hit, shared: nil, fill: fill, generation: generation, others: false) }
-            return hit
-        }
+    /// read, no resolve). nil when the app's shared part is not cached. `keep`: false when the caller keeps the answer
+    /// itself (the HTTP edge's response cache), so that the look cache does not keep a second copy of a new one (a
+    /// cached one is returned all the same). Never reads the store, so the event loop may call it. Thread-safe.
+    func fromMemory(appKey: String, locale: LocaleTag, keep: Bool = true) -> CachedLook? {
+        if let hit = cached(appKey: appKey, locale: locale) { return hit }
         let ticket = cache.ticket(appKey: appKey)
         guard let shared = cache.shared(appKey: appKey) else { return nil }
         metrics.cacheMisses.add(1, ordering: .relaxed)
-        let built = keep(build(appKey: appKey, locale: locale, shared, forResponseCache: generation != nil), ticket: ticket)
-        if encode { built.encodings.compute(for: built) }
-        if let generation, let fill { fillResponseCache(built, shared: shared, fill: fill, generation: generation, others: false) }
+        let built = build(appKey: appKey, locale: locale, shared)
+        if keep { cache.keep(built, appKey: appKey, locale: locale, ticket: ticket) }
         return built
     }
 
-    /// The SDK fetch response for `appKey` (already validated) in `locale` (`fill` and `encode` as for `fromMemory`).
-    /// Throws `LookServiceError.appUnknown` when the app was never published, `StoreUnavailableError`.
-    func fetch(appKey: String, locale: LocaleTag, fill: CacheFill? = nil, encode: Bool = false) throws -> CachedLook {
-        if let found = fromMemory(appKey: appKey, locale: locale, fill: fill, encode: encode) { return found }
+    /// The SDK fetch response for `appKey` (already validated) in `locale` (`keep` as for `fromMemory`). Throws
+    /// `LookServiceError.appUnknown` when the app was never published, `StoreUnavailableError`.
+    func fetch(appKey: String, locale: LocaleTag, keep: Bool = true) throws -> CachedLook {
+        if let found = fromMemory(appKey: appKey, locale: locale, keep: keep) { return found }
         metrics.cacheMisses.add(1, ordering: .relaxed)
-        let generation = fill != nil ? cache.responseCache?.generation : nil
         let ticket = cache.ticket(appKey: appKey)
         guard let stored = try store.call({ try $0.current(appKey: appKey) }) else { throw LookServiceError.appUnknown }
         let shared = try share(stored, appKey: appKey)
         cache.keep(shared, appKey: appKey, ticket: ticket)
-        let built = keep(build(appKey: appKey, locale: locale, shared, forResponseCache: generation != nil), ticket: ticket)
-        if encode { built.encodings.compute(for: built) }
-        if let generation, let fill { fillResponseCache(built, shared: shared, fill: fill, generation: generation, others: true) }
+        let built = build(appKey: appKey, locale: locale, shared)
+        if keep { cache.keep(built, appKey: appKey, locale: locale, ticket: ticket) }
         return built
     }
 
-    /// Keeps a built response in the look cache, unless it was built for the engine's response cache.
-    private func keep(_ look: CachedLook, ticket: LookCache.FillTicket) -> CachedLook {
-        if look.heldByLookCache { cache.keep(look, appKey: look.appKey, locale: look.locale, ticket: ticket) }
-        return look
-    }
-
-    /// Puts `look` into the engine's response cache under `fill.target`, tagged with its app key; its 200's body is
-    /// composed from the version's shared bytes (referenced, not copied) and the language's own. With `others` (the
-    /// app version's shared part was just built: its first fetch) and room in the cache for the whole app (estimated
-    /// from this language), every other self-named language is built from `shared` and put too (about 50 builds of
-    /// microseconds each, once per app version), so that their first requests are the engine's as well — in identity
-    /// only: a request for another coding then computes it once (on a worker) and puts the entry again.
-    private func fillResponseCache(_ look: CachedLook, shared: SharedLook?, fill: CacheFill, generation: UInt64, others: Bool) {
-        guard let responseCache = cache.responseCache else { return }
-        let wire = shared.flatMap { $0.version == look.version ? $0.wire : nil } ?? EngineBytes(look.shared.bytes)
-        guard responseCache.put(look, wire: wire, target: fill.target, label: fill.label, generation: generation) else { return }
-        cache.noteResponseCacheFill(appKey: look.appKey, version: look.version)
-        guard others, let shared else { return }
-        let each = responseCache.usage.bytes / max(1, responseCache.usage.entries)
-        guard responseCache.usage.bytes + selfNamed.count * max(each, 1_024) <= responseCache.capacityBytes else { return }
-        for locale in selfNamed where fill.targetOf(locale) != fill.target {
-            let built = build(appKey: look.appKey, locale: locale, shared, forResponseCache: true)
-            guard responseCache.put(built, wire: wire, target: fill.targetOf(locale), label: fill.label, generation: generation) else { return }
-        }
+    /// The responses of `version` of `appKey` in each of `locales`, built from the app's cached shared part (about 50
+    /// builds of microseconds each for every language), neither kept nor counted as fetches: for a cache of the
+    /// caller's that takes an app's every language at once. Empty when the cached shared part is not of `version` (or
+    /// there is none). Never reads the store. Thread-safe.
+    func languages(appKey: String, version: Int, _ locales: [LocaleTag]) -> [CachedLook] {
+        guard let shared = cache.shared(appKey: appKey), shared.version == version else { return [] }
+        return locales.map { build(appKey: appKey, locale: $0, shared) }
     }
 
     /// Reads, validates and publishes a dashboard layer (the request body's bytes) as the app's next version,
@@ -322,8 +281,7 @@ final class LookService: Sendable {
     /// pieces (`FetchBody`).
     private func share(_ stored: StoredVersion, appKey: String) throws -> SharedLook {
         let layer = try Self.stored(stored.layer)
-        return SharedLook(appKey: appKey, stored: stored, resolved: look(LookLayers(dashboard: layer)),
-                          engineCopy: cache.responseCache != nil)
+        return SharedLook(appKey: appKey, stored: stored, resolved: look(LookLayers(dashboard: layer)))
     }
 
     /// The catalog's message `key` in `locale` (`english` when the catalog has none), formatted once per process.
@@ -338,7 +296,7 @@ final class LookService: Sendable {
     /// The response in `locale`: the shared pieces and the language's own — its direction and locale, and `texts`:
     /// the reply expectation and each topic's label and prefill, the team's own translation when it has one for the
     /// locale's fallback chain, the catalog's message for built-in texts. The body's shape is `FetchBody`'s.
-    func build(appKey: String, locale: LocaleTag, _ shared: SharedLook, forResponseCache: Bool) -> CachedLook {
+    func build(appKey: String, locale: LocaleTag, _ shared: SharedLook) -> CachedLook {
         let chain = localizer.fallbackChain(for: locale).map(\.identifier)
         func localized(_ text: LocalizedText) -> String {
             if case .catalog(let key, let english) = text {
@@ -362,7 +320,6 @@ final class LookService: Sendable {
             writer.endArray()
             writer.endObject()
         }
-        return CachedLook(appKey: appKey, version: shared.version, locale: locale, shared: shared.body, language: language,
-                          heldByLookCache: !forResponseCache)
+        return CachedLook(appKey: appKey, version: shared.version, locale: locale, shared: shared.body, language: language)
     }
 }

@@ -1,0 +1,103 @@
+import HTTPEngine
+import Locking
+import Strings
+
+/// The SDK fetch's responses in the engine's response cache (`EngineResponseCache`): the fetch route puts the look
+/// service's responses (`CachedLook`) there as prepared 200s and 304s tagged with their app key, and the look cache
+/// keeps them coherent through this type (a `DerivedLookCache`: an invalidation of an app purges the entries tagged
+/// with its key; a revalidation checks every app filled). The look service knows nothing of it. Thread-safe.
+final class LookResponseCache: DerivedLookCache {
+    let engine: EngineResponseCache
+    /// The languages the first fill of an app version puts at once (`fill`'s `others`): the locales whose own identifier
+    /// negotiates to themselves, so that `?lang=<identifier>` asks for each.
+    let languages: [LocaleTag]
+    /// The apps filled and their versions, so that a revalidation checks them too (the engine may hold an app the look
+    /// cache no longer does). Past `appsLimit` apps, `overflow`: a revalidation empties the whole cache instead.
+    private let filled = LockedValue<(apps: [String: Int], overflow: Bool)>(([:], false))
+
+    /// The most apps whose fills are remembered for a revalidation.
+    static let appsLimit = 100_000
+
+    init(engine: EngineResponseCache, localizer: Localizer) {
+        self.engine = engine
+        languages = LocaleTag.all.filter { localizer.negotiate(language: $0.identifier, acceptLanguage: nil) == $0 }
+    }
+
+    var capacityBytes: Int { engine.capacityBytes }
+
+    /// The engine's purge count: read it before asking the look service for the response to `fill` with, so that a fill
+    /// racing an invalidation is refused.
+    var generation: UInt64 { engine.generation }
+
+    /// Puts `look` under `target`, counted under the route label `label`; its 200's body is composed from the version's
+    /// shared bytes (the engine's one copy per version, referenced, not copied) and the language's own. `others`: on a
+    /// worker, how to build the app version's other languages (`LookService.languages`): when this is the version's
+    /// first fill and the cache has room for the whole app (estimated from this entry), every other language of
+    /// `languages` is built and put too, under `targetOf(locale)` (about 50 builds of microseconds each, once per app
+    /// version), so that their first requests are the engine's as well — in identity only: a request for another coding
+    /// then computes it once (on a worker) and puts the entry again. Nothing is put when a purge happened since
+    /// `generation` was read.
+    func fill(_ look: CachedLook, target: String, label: Int, generation: UInt64, targetOf: (LocaleTag) -> String,
+              others: (([LocaleTag]) -> [CachedLook])?) {
+        let wire = look.shared.edge.value { EngineBytes(look.shared.bytes) }
+        guard put(look, wire: wire, target: target, label: label, generation: generation) else { return }
+        guard noteFill(appKey: look.appKey, version: look.version), let others else { return }
+        let usage = engine.usage
+        let each = usage.bytes / max(1, usage.entries)
+        guard usage.bytes + languages.count * max(each, 1_024) <= engine.capacityBytes else { return }
+        for built in others(languages.filter { targetOf($0) != target }) {
+            guard put(built, wire: wire, target: targetOf(built.locale), label: label, generation: generation) else { return }
+        }
+    }
+
+    /// Records a fill of `version` of `appKey`; true when it is the version's first.
+    private func noteFill(appKey: String, version: Int) -> Bool {
+        filled.withLock { filled in
+            guard filled.apps[appKey] != version else { return false }
+            if filled.apps.count >= Self.appsLimit && filled.apps[appKey] == nil {
+                filled.overflow = true
+            } else {
+                filled.apps[appKey] = version
+            }
+            return true
+        }
+    }
+
+    func drop(appKey: String?) {
+        filled.withLock { filled in
+            if let appKey { filled.apps[appKey] = nil } else { filled = ([:], false) }
+        }
+        engine.purge(tag: appKey)
+    }
+
+    func heldVersions() -> [String: Int]? {
+        filled.withLock { $0.overflow ? nil : $0.apps }
+    }
+
+    /// Puts an SDK fetch response: its 200 (the body joined from `wire`, the version's shared pieces, referenced, and
+    /// the language's own pieces) and its 304, tagged with its app key, offered in every coding and holding the br and
+    /// gzip forms when they are computed. Returns false when refused (see `EngineResponseCache.put`).
+    private func put(_ look: CachedLook, wire: EngineBytes, target: String, label: Int, generation: UInt64) -> Bool {
+        let headers = LookResponse.fields(look, .identity)
+        let pieces = look.shared, own = look.language.bytes, cut = look.language.cut
+        let ok = composedResponse(status: 200, headers: headers.ok, runs: [
+            .shared(wire, 0..<pieces.cut1), .own(Array(own[..<cut])), .shared(wire, pieces.cut1..<pieces.cut2),
+            .own(Array(own[cut...])), .shared(wire, pieces.cut2..<pieces.bytes.count),
+        ])
+        let notModified = composedResponse(status: 304, headers: headers.notModified, runs: [])
+        defer {
+            he_prepared_release(ok)
+            he_prepared_release(notModified)
+        }
+        // The other codings, when a request has needed them already (LookEncodings); their PreparedResponses live in
+        // the look's edge slot (PreparedLook) for the call, and the engine retains their bytes.
+        let prepared = PreparedLook.of(look)
+        let coded = ContentCoding.allCases.filter { $0 != .identity }.compactMap { coding in
+            prepared.pair(coding, of: look).map { (coding: coding, etag: coding.etag(look.etag), ok: $0.ok.wire, notModified: $0.notModified.wire) }
+        }
+        return withExtendedLifetime(prepared) {
+            engine.put(generation: generation, target: target, tag: look.appKey, etag: look.etag, label: label, ok: ok, notModified: notModified,
+                       offered: LookEncodings.offered, coded: coded)
+        }
+    }
+}
