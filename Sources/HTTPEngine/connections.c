@@ -142,7 +142,7 @@ static connection *open_connection(loop *l, int fd, const he_address *address) {
 
 void he_refuse_connection(int fd) {
     static const char answer[] =
-        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nRetry-After: 1\r\n"
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
         "Connection: close\r\nContent-Length: 85\r\n\r\n"
         "{\"error\":{\"code\":\"too_many_connections\",\"message\":\"the connection limit is reached\"}}";
     // Connections are accepted once their first bytes arrive: take those first, so the close is a FIN after the

@@ -162,7 +162,7 @@ void he_next_request_id(he_server *server, char *out);
 /// Starts the write-progress clock when the connection had nothing left to write.
 void he_note_output_start(connection *c);
 /// Queues a response built from copies of `fields` and `body` (body omitted for HEAD, 204 and 304).
-void he_queue_copy(connection *c, int status, const char *fields, size_t fields_len, const void *body, size_t body_len, int close);
+void he_queue_copy(connection *c, int status, const char *fields, size_t fields_len, const void *body, size_t body_len, int close, int request_id);
 /// Queues a prepared response without copying it (retained until written).
 void he_queue_prepared(connection *c, he_prepared *prepared, int close);
 /// The engine's own refusal: a JSON error, and the connection closes once it is written.

@@ -19,6 +19,7 @@ struct he_prepared {
     size_t body_len;
     size_t part_count;
     size_t size;         // bytes of this block (what it costs; retained owners not included)
+    int shareable;       // written without X-Request-Id (he_prepared_set_shareable)
     prepared_part *parts;
     unsigned char bytes[];   // the head, then the body bytes it owns, then the parts
 };
@@ -117,6 +118,7 @@ he_prepared *he_prepared_create_parts(int status, const char *fields, size_t fie
     if (!prepared) return NULL;
     atomic_init(&prepared->references, 1);
     prepared->status = status;
+    prepared->shareable = 0;
     prepared->size = size;
     prepared->head_len = status > 0 ? he_write_head(prepared->bytes, status, fields, fields_len, body_len) : 0;
     prepared->body_len = body_len;
@@ -156,6 +158,8 @@ void he_prepared_release(he_prepared *prepared) {
 }
 
 size_t he_prepared_size(const he_prepared *prepared) { return prepared->size; }
+void he_prepared_set_shareable(he_prepared *prepared) { prepared->shareable = 1; }
+int he_prepared_shareable(const he_prepared *prepared) { return prepared->shareable; }
 int he_prepared_status(const he_prepared *prepared) { return prepared->status; }
 size_t he_prepared_body_length(const he_prepared *prepared) { return prepared->body_len; }
 const unsigned char *he_prepared_head(const he_prepared *prepared, size_t *length) { *length = prepared->head_len; return prepared->bytes; }

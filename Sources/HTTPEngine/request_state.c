@@ -110,7 +110,7 @@ static void dispatch(connection *c) {
             if (fields_len) {
                 size_t head_len;
                 const unsigned char *head = he_prepared_head(cached, &head_len);
-                he_queue_copy(c, 304, (const char *)head + fields_offset, fields_len, NULL, 0, 0);
+                he_queue_copy(c, 304, (const char *)head + fields_offset, fields_len, NULL, 0, 0, !he_prepared_shareable(cached));
             } else {
                 he_queue_prepared(c, cached, 0);
             }

@@ -35,6 +35,8 @@ size_t he_head_bound(size_t fields_len);
 size_t he_write_head(unsigned char *out, int status, const char *fields, size_t fields_len, size_t body_len);
 
 int he_prepared_status(const he_prepared *prepared);
+/// Whether it was marked with he_prepared_set_shareable (written without X-Request-Id).
+int he_prepared_shareable(const he_prepared *prepared);
 /// The body's length in bytes (0 for 1xx, 204 and 304).
 size_t he_prepared_body_length(const he_prepared *prepared);
 const unsigned char *he_prepared_head(const he_prepared *prepared, size_t *length);

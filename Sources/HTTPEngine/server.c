@@ -24,7 +24,7 @@ void he_respond(he_exchange *exchange, int status, const char *fields, size_t fi
         exchange->result_close = close_connection;
         return;
     }
-    he_queue_copy(exchange->connection, status, fields, fields_len, body, body_len, close_connection);
+    he_queue_copy(exchange->connection, status, fields, fields_len, body, body_len, close_connection, 1);
 }
 
 void he_respond_prepared(he_exchange *exchange, he_prepared *prepared, int close_connection) {

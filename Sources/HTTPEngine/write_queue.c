@@ -43,17 +43,19 @@ void he_next_request_id(he_server *server, char *out) {
     *end = 0;
 }
 
-/// Date, X-Request-Id, Connection and the blank line, appended to the output buffer.
-static int write_tail(connection *c, int close) {
+/// Date, X-Request-Id (when `request_id`), Connection and the blank line, appended to the output buffer.
+static int write_tail(connection *c, int close, int request_id) {
     size_t needed = c->out_len + c->loop->date_len + 96;
     if (he_reserve(&c->out, &c->out_cap, needed) != 0) return -1;
     unsigned char *at = c->out + c->out_len;
     memcpy(at, c->loop->date, c->loop->date_len);
     at += c->loop->date_len;
     static const char id[] = "X-Request-Id: ", closing[] = "Connection: close\r\n", keep[] = "Connection: keep-alive\r\n";
-    at = he_append(at, id, sizeof id - 1);
-    at = he_append(at, c->exchange.request_id, strlen(c->exchange.request_id));
-    at = he_append(at, "\r\n", 2);
+    if (request_id) {
+        at = he_append(at, id, sizeof id - 1);
+        at = he_append(at, c->exchange.request_id, strlen(c->exchange.request_id));
+        at = he_append(at, "\r\n", 2);
+    }
     if (close) at = he_append(at, closing, sizeof closing - 1);
     else if (c->head.request.version_minor == 0) at = he_append(at, keep, sizeof keep - 1);
     *at++ = '\r';
@@ -75,7 +77,7 @@ void he_note_output_start(connection *c) {
     if (c->pending == 0) c->write_progress = c->loop->now;
 }
 
-void he_queue_copy(connection *c, int status, const char *fields, size_t fields_len, const void *body, size_t body_len, int close) {
+void he_queue_copy(connection *c, int status, const char *fields, size_t fields_len, const void *body, size_t body_len, int close, int request_id) {
     close = decide_close(c, close);
     he_note_output_start(c);
     size_t sent_body = (c->head.is_head_method || !he_status_has_body(status)) ? 0 : body_len;
@@ -85,7 +87,7 @@ void he_queue_copy(connection *c, int status, const char *fields, size_t fields_
         return;
     }
     c->out_len += he_write_head(c->out + c->out_len, status, fields, fields_len, body_len);
-    if (write_tail(c, close) != 0 || he_reserve(&c->out, &c->out_cap, c->out_len + sent_body) != 0) {
+    if (write_tail(c, close, request_id) != 0 || he_reserve(&c->out, &c->out_cap, c->out_len + sent_body) != 0) {
         c->out_len = start;
         c->close_after_write = 1;
         return;
@@ -102,7 +104,7 @@ void he_queue_prepared(connection *c, he_prepared *prepared, int close) {
     const unsigned char *head = he_prepared_head(prepared, &head_len);
     he_push_segment(c, prepared, head, 0, head_len);
     size_t start = c->out_len;
-    if (write_tail(c, close) != 0) {
+    if (write_tail(c, close, !he_prepared_shareable(prepared)) != 0) {
         c->close_after_write = 1;
         return;
     }
@@ -127,13 +129,13 @@ void he_refuse_request(connection *c, const he_refusal *refusal) {
     }
     char body[512];
     int body_len = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}", refusal->code, refusal->message);
-    static const char json_fields[] = "Content-Type: application/json; charset=utf-8\r\n";
+    static const char json_fields[] = "Content-Type: application/json\r\n";
     char fields[128];
     size_t fields_len = sizeof json_fields - 1;
     memcpy(fields, json_fields, fields_len);
     if (refusal->status == 503) fields_len += (size_t)sprintf(fields + fields_len, "Retry-After: 1\r\n");
     int close = refusal->status != 503;
-    he_queue_copy(c, refusal->status, fields, fields_len, body, (size_t)body_len, close);
+    he_queue_copy(c, refusal->status, fields, fields_len, body, (size_t)body_len, close, 1);
     if (close) c->linger = 1;
 }
 

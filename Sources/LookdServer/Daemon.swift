@@ -39,6 +39,9 @@ public struct DaemonConfiguration: Sendable {
     public var webhookTimeoutSeconds = 10
     /// How long a replica holds a delivery it attempts, seconds (more than the timeout).
     public var webhookLeaseSeconds = 30
+    /// Send `Surrogate-Key` and `Cache-Tag` (the app key) on the SDK fetch's answers (`--purge-keys`), for a CDN in front
+    /// that purges by key; off, they are not sent.
+    public var purgeKeys = false
 
     public init() {}
 }
@@ -72,7 +75,7 @@ public final class Daemon: Sendable {
         services = AppServices(store: store, metrics: metrics, limits: configuration.limits, auth: auth, localizer: localizer,
                                derived: responseCache, feed: feed, webhooks: webhooks)
         server = Server(router: Routes.router(services, responseCache: responseCache), limits: configuration.limits, metrics: metrics,
-                        accessLog: accessLog, responseCache: engineCache)
+                        accessLog: accessLog, responseCache: engineCache, fetchOptions: LookResponse.Options(purgeKeys: configuration.purgeKeys))
         self.configuration = configuration
     }
 

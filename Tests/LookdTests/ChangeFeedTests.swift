@@ -242,21 +242,6 @@ struct ChangeFeedTests {
             #expect(versions.count == (try app.store.current(appKey: key)?.version ?? 0))
         }
     }
-
-    @Test func fetchAnswersCarryTheAppsSurrogateKey() throws {
-        let app = try InProcessApp()
-        let key = newKey()
-        try publishNext(app, key)
-        let ok = try app.get("/v1/apps/\(key)/look?lang=de")
-        #expect(ok.status == 200)
-        #expect(ok.header("Surrogate-Key") == key)
-        #expect(ok.header("Cache-Tag") == key)
-        let etag = try #require(ok.header("ETag"))
-        let notModified = try app.get("/v1/apps/\(key)/look?lang=de", headers: [("If-None-Match", etag)])
-        #expect(notModified.status == 304)
-        #expect(notModified.header("Surrogate-Key") == key)
-        #expect(notModified.header("Cache-Tag") == key)
-    }
 }
 
 /// A server-sent events reader as the HTML standard's EventSource parses a stream (fields id, event, data; blank line

@@ -154,7 +154,7 @@ long he_server_inflight(const he_server *server);
 void he_server_stop(he_server *server);
 
 /// Answers with `status`, `fields` (zero or more complete "Name: value\r\n" lines; the engine adds Date,
-/// Content-Length, X-Request-Id and Connection) and `body` (copied; omitted on the wire for HEAD, 204 and 304).
+/// Content-Length, X-Request-Id (not for a shareable prepared response: he_prepared_set_shareable) and Connection) and `body` (copied; omitted on the wire for HEAD, 204 and 304).
 /// `close_connection` nonzero closes the connection after this response.
 void he_respond(he_exchange *exchange, int status, const char *fields, size_t fields_len,
                 const void *body, size_t body_len, int close_connection);
@@ -206,6 +206,11 @@ he_prepared *he_prepared_create_parts(int status, const char *fields, size_t fie
 he_prepared *he_prepared_bytes(const void *bytes, size_t length);
 /// The bytes the value's own block takes (shared runs it references not included).
 size_t he_prepared_size(const he_prepared *prepared);
+/// Marks a prepared response as one for anyone, which a shared cache may store and replay (the SDK fetch's 200 and
+/// 304): it is written without X-Request-Id, because a cache in front would hand the id of the request that filled
+/// it to every client it serves (the access log still records each request's id). Call it right after creating the
+/// response, before any other thread can see it.
+void he_prepared_set_shareable(he_prepared *prepared);
 
 /// The content codings the engine negotiates (RFC 9110 §8.4.1): bit i of an `available` mask is coding i.
 enum { HE_CODING_IDENTITY = 0, HE_CODING_GZIP = 1, HE_CODING_BR = 2, HE_CODINGS = 3 };

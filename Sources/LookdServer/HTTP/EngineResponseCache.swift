@@ -159,8 +159,8 @@ enum BodyRun {
 }
 
 /// Builds an engine response (one reference, released by the caller) whose body is `runs` joined: shared runs are
-/// referenced, own runs copied. Header fields as for PreparedResponse.
-func composedResponse(status: Int, headers: [(name: String, value: String)], runs: [BodyRun]) -> OpaquePointer {
+/// referenced, own runs copied. Header fields and `shareable` as for PreparedResponse.
+func composedResponse(status: Int, headers: [(name: String, value: String)], runs: [BodyRun], shareable: Bool = false) -> OpaquePointer {
     let fields = wireFields(headers)
     // Own runs' bytes must stay alive during the call: keep them in one array and point into it.
     var own: [UInt8] = []
@@ -183,5 +183,6 @@ func composedResponse(status: Int, headers: [(name: String, value: String)], run
         }
     }
     guard let built else { fatalError("out of memory building a composed response") }
+    if shareable { he_prepared_set_shareable(built) }
     return built
 }

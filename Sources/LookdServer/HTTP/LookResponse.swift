@@ -2,28 +2,46 @@
 /// ETag value, language, app key): its header fields, the one list the routes and the engine's response cache both
 /// send.
 enum LookResponse {
-    /// The fields of the 200 and of the 304 for app `appKey`'s response tagged `etag` in the language `language`. The
-    /// answer depends on the request's Accept-Encoding (its coding) and Accept-Language (its language, without
-    /// `?lang=`), and on Lookd-Preview: the same URL with a preview token in that field is the draft, so a shared cache
-    /// must not answer it with this.
-    static func fields(etag: String, language: String, appKey: String) -> (ok: [(name: String, value: String)], notModified: [(name: String, value: String)]) {
-        let common: [(name: String, value: String)] = [
-            ("ETag", etag), ("Content-Language", language), ("Vary", "Accept-Encoding, Accept-Language, Lookd-Preview"),
-            // A CDN may serve it for 30 s and revalidate in the background for 60 s more; a
-            // publish is therefore visible everywhere within 90 s — unless a webhook receiver purges the app's
-            // surrogate key at the CDN (docs/deployment.md#purging-a-cdn-and-pushing-on-publish).
-            ("Cache-Control", "public, max-age=30, stale-while-revalidate=60"),
-            // The app's surrogate key, the app key itself, for Fastly-style (Surrogate-Key) and Cloudflare-style
-            // (Cache-Tag) purges by key.
-            ("Surrogate-Key", appKey), ("Cache-Tag", appKey),
-        ]
-        return ([("Content-Type", "application/json; charset=utf-8")] + common, common)
+    /// What the daemon is configured to add to every fetch answer (`DaemonConfiguration.purgeKeys`).
+    struct Options: Sendable, Hashable {
+        /// Send the app's surrogate key, the app key itself, as `Surrogate-Key` (Fastly) and `Cache-Tag` (Cloudflare)
+        /// on the 200 and the 304, for a CDN in front that purges by key (docs/deployment.md). Off by default: without
+        /// such a CDN they are 100-odd bytes of every answer that nobody reads, and a CDN that reads them strips them
+        /// before the device.
+        var purgeKeys = false
+
+        init(purgeKeys: Bool = false) { self.purgeKeys = purgeKeys }
+    }
+
+    /// The fields of the 200 and of the 304 for app `appKey`'s response tagged `etag` in the language `language`
+    /// (docs/http-api.md, "The SDK's fetch"; RFC 9110 §15.4.5: the 304 repeats ETag, Vary and Cache-Control). The
+    /// answer depends on the request's Accept-Encoding (its coding), on Lookd-Preview (the same URL with a preview token
+    /// in that field is the draft, so a shared cache must not answer it with this) and, when `languageFromQuery` is
+    /// false, on Accept-Language: then Vary names it and Content-Language says what it negotiated. When `?lang=`
+    /// decided the language the URL names it, so neither is sent (the body's `locale` says which of the 50 it
+    /// resolved to), and a CDN keeps one copy per URL instead of one per Accept-Language value.
+    /// Content-Type is `application/json` without a charset (RFC 8259 §11 defines none; JSON is UTF-8), and
+    /// Cache-Control has no `public`: `max-age` already lets a shared cache store it (RFC 9111 §3), and the fetch never
+    /// carries Authorization.
+    static func fields(etag: String, language: String, appKey: String, languageFromQuery: Bool, options: Options = Options())
+        -> (ok: [(name: String, value: String)], notModified: [(name: String, value: String)]) {
+        var common: [(name: String, value: String)] = [("ETag", etag)]
+        if !languageFromQuery { common.append(("Content-Language", language)) }
+        common.append(("Vary", languageFromQuery ? "Accept-Encoding, Lookd-Preview" : "Accept-Encoding, Accept-Language, Lookd-Preview"))
+        // A CDN may serve it for 30 s and revalidate in the background for 60 s more; a publish is therefore visible
+        // everywhere within 90 s — unless a webhook receiver purges the app's surrogate key at the CDN
+        // (docs/deployment.md#purging-a-cdn-and-pushing-on-publish).
+        common.append(("Cache-Control", "max-age=30, stale-while-revalidate=60"))
+        if options.purgeKeys { common += [("Surrogate-Key", appKey), ("Cache-Tag", appKey)] }
+        return ([("Content-Type", "application/json")] + common, common)
     }
 
     /// The fields of `look`'s 200 and 304 in `coding`: the coding's own tag (`ContentCoding.etag`), and on the 200
     /// `Content-Encoding` (not for identity).
-    static func fields(_ look: CachedLook, _ coding: ContentCoding) -> (ok: [(name: String, value: String)], notModified: [(name: String, value: String)]) {
-        let fields = fields(etag: coding.etag(look.etag), language: look.locale.identifier, appKey: look.appKey)
+    static func fields(_ look: CachedLook, _ coding: ContentCoding, languageFromQuery: Bool, options: Options = Options())
+        -> (ok: [(name: String, value: String)], notModified: [(name: String, value: String)]) {
+        let fields = fields(etag: coding.etag(look.etag), language: look.locale.identifier, appKey: look.appKey,
+                            languageFromQuery: languageFromQuery, options: options)
         guard let token = coding.token else { return fields }
         return (fields.ok + [("Content-Encoding", token)], fields.notModified)
     }
@@ -31,14 +49,17 @@ enum LookResponse {
     /// The response for `look` in `coding`: a 304 when `notModified`, else the 200 with the coding's body (br and gzip:
     /// computed first, on a worker: `PreparedLook.encodings`). Prepared wire bytes (`PreparedLook`, made once per look
     /// and kept with it), but for identity when `once`: a look the look cache does not keep (the engine's response
-    /// cache holds it now) is answered this once with a response built for the request.
-    static func response(_ look: CachedLook, _ coding: ContentCoding, notModified: Bool, once: Bool = false) -> Response {
+    /// cache holds it now) is answered this once with a response built for the request. Either way shareable: written
+    /// without X-Request-Id (`PreparedResponse`).
+    static func response(_ look: CachedLook, _ coding: ContentCoding, notModified: Bool, languageFromQuery: Bool,
+                         options: Options = Options(), once: Bool = false) -> Response {
         let prepared = PreparedLook.of(look)
-        if !(once && coding == .identity), let pair = prepared.pair(coding, of: look) {
+        let form = PreparedLook.Form(coding: coding, languageFromQuery: languageFromQuery, options: options)
+        if !(once && coding == .identity), let pair = prepared.pair(form, of: look) {
             return .prebuilt(notModified ? pair.notModified : pair.ok)
         }
-        let fields = fields(look, coding)
-        return notModified ? Response(status: 304, headers: fields.notModified)
-            : Response(status: 200, headers: fields.ok, body: prepared.encodings.body(coding) ?? look.body)
+        let fields = fields(look, coding, languageFromQuery: languageFromQuery, options: options)
+        return .prebuilt(notModified ? PreparedResponse(status: 304, headers: fields.notModified, body: [], shareable: true)
+            : PreparedResponse(status: 200, headers: fields.ok, body: prepared.encodings.body(coding) ?? look.body, shareable: true))
     }
 }

@@ -37,16 +37,17 @@ final class LookResponseCache: DerivedLookCache {
     /// version), so that their first requests are the engine's as well — in identity only: a request for another coding
     /// then computes it once (on a worker) and puts the entry again. Nothing is put when a purge happened since
     /// `generation` was read.
-    func fill(_ look: CachedLook, target: String, label: Int, generation: UInt64, targetOf: (LocaleTag) -> String,
+    /// `options`: the daemon's (`Request.fetchOptions`), which the entries' fields follow as the routes' answers do.
+    func fill(_ look: CachedLook, target: String, label: Int, generation: UInt64, options: LookResponse.Options, targetOf: (LocaleTag) -> String,
               others: (([LocaleTag]) -> [CachedLook])?) {
         let wire = look.shared.edge.value { EngineBytes(look.shared.bytes) }
-        guard put(look, wire: wire, target: target, label: label, generation: generation) else { return }
+        guard put(look, wire: wire, target: target, label: label, generation: generation, options: options) else { return }
         guard noteFill(appKey: look.appKey, version: look.version), let others else { return }
         let usage = engine.usage
         let each = usage.bytes / max(1, usage.entries)
         guard usage.bytes + languages.count * max(each, 1_024) <= engine.capacityBytes else { return }
         for built in others(languages.filter { targetOf($0) != target }) {
-            guard put(built, wire: wire, target: targetOf(built.locale), label: label, generation: generation) else { return }
+            guard put(built, wire: wire, target: targetOf(built.locale), label: label, generation: generation, options: options) else { return }
         }
     }
 
@@ -76,15 +77,17 @@ final class LookResponseCache: DerivedLookCache {
 
     /// Puts an SDK fetch response: its 200 (the body joined from `wire`, the version's shared pieces, referenced, and
     /// the language's own pieces) and its 304, tagged with its app key, offered in every coding and holding the br and
-    /// gzip forms when they are computed. Returns false when refused (see `EngineResponseCache.put`).
-    private func put(_ look: CachedLook, wire: EngineBytes, target: String, label: Int, generation: UInt64) -> Bool {
-        let headers = LookResponse.fields(look, .identity)
+    /// gzip forms when they are computed. Shareable: written without X-Request-Id, as the routes' (`LookResponse`).
+    /// Returns false when refused (see `EngineResponseCache.put`).
+    private func put(_ look: CachedLook, wire: EngineBytes, target: String, label: Int, generation: UInt64, options: LookResponse.Options) -> Bool {
+        // The engine answers only targets whose `?lang=` decided the language (the fetch route fills only those).
+        let headers = LookResponse.fields(look, .identity, languageFromQuery: true, options: options)
         let pieces = look.shared, own = look.language.bytes, cut = look.language.cut
         let ok = composedResponse(status: 200, headers: headers.ok, runs: [
             .shared(wire, 0..<pieces.cut1), .own(Array(own[..<cut])), .shared(wire, pieces.cut1..<pieces.cut2),
             .own(Array(own[cut...])), .shared(wire, pieces.cut2..<pieces.bytes.count),
-        ])
-        let notModified = composedResponse(status: 304, headers: headers.notModified, runs: [])
+        ], shareable: true)
+        let notModified = composedResponse(status: 304, headers: headers.notModified, runs: [], shareable: true)
         defer {
             he_prepared_release(ok)
             he_prepared_release(notModified)
@@ -93,7 +96,7 @@ final class LookResponseCache: DerivedLookCache {
         // the look's edge slot (PreparedLook) for the call, and the engine retains their bytes.
         let prepared = PreparedLook.of(look)
         let coded = ContentCoding.allCases.filter { $0 != .identity }.compactMap { coding in
-            prepared.pair(coding, of: look).map { (coding: coding, etag: coding.etag(look.etag), ok: $0.ok.wire, notModified: $0.notModified.wire) }
+            prepared.pair(PreparedLook.Form(coding: coding, languageFromQuery: true, options: options), of: look).map { (coding: coding, etag: coding.etag(look.etag), ok: $0.ok.wire, notModified: $0.notModified.wire) }
         }
         return withExtendedLifetime(prepared) {
             engine.put(generation: generation, target: target, tag: look.appKey, etag: look.etag, label: label, ok: ok, notModified: notModified,

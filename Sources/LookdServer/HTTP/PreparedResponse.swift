@@ -2,7 +2,7 @@ import HTTPEngine
 
 /// A response whose wire bytes (status line, fields, Content-Length, body) are built once and then written for
 /// any number of requests without copying or allocating: what a cache keeps for a hot response (the SDK fetch
-/// and its 304). The engine adds Date, X-Request-Id and Connection per request.
+/// and its 304). The engine adds Date, X-Request-Id (not to a `shareable` one) and Connection per request.
 ///
 /// Immutable; the wire bytes are a reference-counted C buffer, so a value may be shared by every thread.
 final class PreparedResponse: Sendable {
@@ -14,7 +14,9 @@ final class PreparedResponse: Sendable {
     nonisolated(unsafe) let wire: OpaquePointer
 
     /// Builds the wire bytes. Header names and values must not contain CR or LF (such fields are left out).
-    init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+    /// `shareable`: a response for anyone that a shared cache may store and replay (the SDK fetch's 200 and 304),
+    /// written without X-Request-Id (he_prepared_set_shareable: a cache would hand one request's id to every client).
+    init(status: Int, headers: [(name: String, value: String)], body: [UInt8], shareable: Bool = false) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -27,6 +29,7 @@ final class PreparedResponse: Sendable {
             }
         }
         guard let built else { fatalError("out of memory building a prepared response") }
+        if shareable { he_prepared_set_shareable(built) }
         wire = built
     }
 

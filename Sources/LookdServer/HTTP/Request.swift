@@ -17,6 +17,8 @@ struct Request: Sendable {
     /// True while the handler runs on an event loop thread (a `.loop` route as served): it may then throw
     /// `RunOnWorkers` to be run again on the worker pool. False on a worker and in tests that call handlers directly.
     var onEventLoop = false
+    /// What the SDK fetch's answers carry beyond the fixed fields: the daemon's setting (`LookResponse.Options`).
+    var fetchOptions = LookResponse.Options()
     /// The target as the engine's response cache keys it: the decoded path, then `?` and the raw query when there is one.
     var cacheTarget: String { rawQuery.isEmpty ? path : path + "?" + rawQuery }
     /// Header fields in arrival order (names as sent).
@@ -78,9 +80,10 @@ struct Response: Sendable {
         return response
     }
 
-    /// A JSON response (`application/json; charset=utf-8`) with the given UTF-8 bytes.
+    /// A JSON response (`application/json`: JSON is UTF-8 and the media type defines no charset parameter, RFC 8259
+    /// §8.1 and §11) with the given UTF-8 bytes.
     static func json(_ body: [UInt8], status: Int = 200, headers: [(name: String, value: String)] = []) -> Response {
-        Response(status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers, body: body)
+        Response(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
     }
 
     /// A `text/plain; charset=utf-8` response.

@@ -14,8 +14,12 @@ final class Server: Sendable {
     private let engine = LockedValue<UInt>(0)
 
     /// `responseCache`: responses the loops answer themselves (nil: none); the routes fill it (`LookResponseCache`).
-    init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog, responseCache: EngineResponseCache? = nil) {
-        context = ServerContext(router: router, limits: limits, metrics: metrics, accessLog: accessLog, responseCache: responseCache)
+    /// `fetchOptions`: what the SDK fetch's answers carry beyond the fixed fields (each request's `fetchOptions`, which
+    /// the fetch route also fills the response cache with).
+    init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog, responseCache: EngineResponseCache? = nil,
+         fetchOptions: LookResponse.Options = LookResponse.Options()) {
+        context = ServerContext(router: router, limits: limits, metrics: metrics, accessLog: accessLog, responseCache: responseCache,
+                                fetchOptions: fetchOptions)
     }
 
     deinit { stop(grace: 0) }
@@ -99,8 +103,11 @@ final class ServerContext: Sendable {
     let metrics: Metrics
     let accessLog: AccessLog
     let responseCache: EngineResponseCache?
+    let fetchOptions: LookResponse.Options
 
-    init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog, responseCache: EngineResponseCache?) {
+    init(router: Router, limits: Limits, metrics: Metrics, accessLog: AccessLog, responseCache: EngineResponseCache?,
+         fetchOptions: LookResponse.Options) {
+        self.fetchOptions = fetchOptions
         self.router = router
         self.limits = limits
         self.metrics = metrics
@@ -144,6 +151,7 @@ final class ServerContext: Sendable {
                 request.parameters = parameters
                 request.rawQuery = text(raw.query, raw.query_len)
                 request.onEventLoop = !onWorker
+                request.fetchOptions = fetchOptions
                 switch dispatch(route, request) {
                 case .answer(let answer):
                     response = answer

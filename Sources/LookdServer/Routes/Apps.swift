@@ -47,7 +47,8 @@ enum AppRoutes {
                 encodings.compute(from: cached.body)
             }
             if let fill, let generation {
-                fill.fill(cached, target: request.cacheTarget, label: 0, generation: generation, targetOf: { "/v1/apps/\(key)/look?lang=\($0.identifier)" },
+                fill.fill(cached, target: request.cacheTarget, label: 0, generation: generation, options: request.fetchOptions,
+                          targetOf: { "/v1/apps/\(key)/look?lang=\($0.identifier)" },
                           others: request.onEventLoop ? nil : { app.looks.languages(appKey: key, version: cached.version, $0) })
             }
             // If-None-Match revalidates any representation the request accepts, the chosen one first (as the engine).
@@ -55,7 +56,8 @@ enum AppRoutes {
             let revalidated = ([chosen] + ContentCoding.allCases).first {
                 accept.weight($0) > 0 && EntityTag.noneMatchHolds(noneMatch, etag: $0.etag(cached.etag))
             }
-            return LookResponse.response(cached, revalidated ?? chosen, notModified: revalidated != nil, once: fill != nil)
+            return LookResponse.response(cached, revalidated ?? chosen, notModified: revalidated != nil, languageFromQuery: decidedByLang,
+                                         options: request.fetchOptions, once: fill != nil)
         })
 
         router.add(Route("PUT", "/v1/apps/{appKey}/look", doc: RouteDoc(
