@@ -22,7 +22,8 @@ struct AppLookTests {
         let etag = try #require(fetched.header("ETag"))
         #expect(etag.hasPrefix("\"v1-"))
         #expect(!etag.hasPrefix("W/"))
-        #expect(fetched.header("Cache-Control")?.contains("public") == true)
+        // docs/http-api.md: storable by a shared cache through max-age alone (RFC 9111 §3).
+        #expect(fetched.header("Cache-Control") == "max-age=30, stale-while-revalidate=60")
 
         let again = try daemon.get(path)
         #expect(again.body == fetched.body)
