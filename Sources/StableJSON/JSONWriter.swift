@@ -350,19 +350,6 @@ public struct JSONWriter {
         valueWritten()
     }
 
-    /// Writes, as the next value, exactly `count` bytes (≥ 0) that `body` initializes in place, in one
-    /// reservation: a complete JSON value in the compact layout, such as a fixed template with fields patched in.
-    /// Nothing is checked: wrong bytes write invalid JSON. Compact layout only (a precondition); in an indented
-    /// layout write the value with the streaming calls.
-    @inlinable @inline(__always)
-    public mutating func rawValue(count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
-        precondition(!pretty && count >= 0, "rawValue(count:_:) writes a non-negative count in the compact layout")
-        compact(reserving: count, endsValue: true) { out in
-            body(out)
-            return count
-        }
-    }
-
     /// `key(name)` then `string(text)`.
     @inlinable
     public mutating func member(_ name: String, _ text: String) {

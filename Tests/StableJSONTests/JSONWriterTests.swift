@@ -69,12 +69,12 @@ struct JSONWriterTests {
     func inPlaceWrites() {
         var writer = JSONWriter()
         writer.beginArray()
-        writer.rawValue(count: 2) { $0[0] = UInt8(ascii: "{"); $0[1] = UInt8(ascii: "}") }
+        writer.raw("{}".utf8)
         writer.beginObject()
         writer.member(static: "a", unescapedCount: 3) { $0.update(repeating: UInt8(ascii: "x"), count: 3) }
         writer.member(static: "bb", unescapedCount: 0) { _ in }
         writer.endObject()
-        writer.rawValue(count: 1) { $0[0] = UInt8(ascii: "7") }
+        writer.raw("7".utf8)
         writer.endArray()
         #expect(String(decoding: writer.bytes, as: UTF8.self) == #"[{},{"a":"xxx","bb":""},7]"#)
 
