@@ -9,13 +9,7 @@ import FoundationNetworking
 /// plain `Codable` structs (no merge), interleaved in the same run; and a 304 revalidation round trip against the
 /// daemon on loopback (`refresh()`: a conditional GET, the cache file rewritten) against a bare URLSession
 /// conditional GET. Needs the release `lookd` next to this binary.
-let clientSuite = BenchmarkSuite(name: "client") {
-    do {
-        try ClientBench.run()
-    } catch {
-        print("client: stopped: \(error)")
-    }
-}
+let clientSuite = BenchmarkSuite(name: "client", onError: "stopped") { try ClientBench.run() }
 
 enum ClientBench {
     static let rounds = 7

@@ -12,13 +12,7 @@ import Glibc
 /// 1.5 s, the standby promoted at once — counting the acknowledged publishes missing on the promoted server and the
 /// time from the promotion to the first publish acknowledged again. Needs Debian's postgresql and the release
 /// `lookd` next to this binary.
-let failoverSuite = BenchmarkSuite(name: "failover") {
-    do {
-        try FailoverBench.run()
-    } catch {
-        print("failover: skipped: \(error)")
-    }
-}
+let failoverSuite = BenchmarkSuite(name: "failover", onError: "skipped") { try FailoverBench.run() }
 
 enum FailoverBench {
     static let runs = Int(ProcessInfo.processInfo.environment["FAILOVER_RUNS"] ?? "") ?? 5

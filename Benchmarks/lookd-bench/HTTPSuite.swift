@@ -17,13 +17,7 @@ import Glibc
 /// and lookd's own histogram p99 beside wrk's; then 1,000 connections; then the spread: a wrk Lua script choosing among 3,000 apps × 50 languages —
 /// a cold first pass, then two more — against the same script pinned to one app and language, interleaved.
 /// Needs `wrk` and `nginx` (`make bench` installs them) and the release `lookd` next to this binary.
-let httpSuite = BenchmarkSuite(name: "http") {
-    do {
-        try HTTPBench.run()
-    } catch {
-        print("http: stopped: \(error)")
-    }
-}
+let httpSuite = BenchmarkSuite(name: "http", onError: "stopped") { try HTTPBench.run() }
 
 enum HTTPBench {
     static let apps = 3_000

@@ -10,13 +10,7 @@ import Glibc
 /// replicas): publish acknowledged → every replica serves the new version → the webhook received, p50 and p99. Then
 /// the receiver goes down for PROPAGATION_DOWN_SECONDS (default 30; the 10 minutes is 600) while 100 more
 /// publishes over 5 apps happen, comes back, and the suite checks that every event arrives, in order per app.
-let propagationSuite = BenchmarkSuite(name: "propagation") {
-    do {
-        try PropagationBench.run()
-    } catch {
-        print("propagation: skipped: \(error)")
-    }
-}
+let propagationSuite = BenchmarkSuite(name: "propagation", onError: "skipped") { try PropagationBench.run() }
 
 enum PropagationBench {
     static let publishes = Int(ProcessInfo.processInfo.environment["PROPAGATION_PUBLISHES"] ?? "") ?? 1_000

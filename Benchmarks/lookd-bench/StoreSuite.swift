@@ -8,13 +8,7 @@ import Glibc
 /// latency (p50/p99 over 1,000 publishes rotating over 3 PostgreSQL replicas, each publish followed by polling
 /// every replica until all serve it). Needs Debian's postgresql (a throw-away cluster via
 /// scripts/postgres-cluster.sh), wrk, and the release `lookd` next to this binary.
-let storeSuite = BenchmarkSuite(name: "store") {
-    do {
-        try StoreBench.run()
-    } catch {
-        print("store: skipped: \(error)")
-    }
-}
+let storeSuite = BenchmarkSuite(name: "store", onError: "skipped") { try StoreBench.run() }
 
 enum StoreBench {
     static let token = "bench-admin-token-5d1c0e9a77"

@@ -1,7 +1,6 @@
 import CSQLite
 @testable import LookdServer
 import Foundation
-import Locking
 import Testing
 import TestPrograms
 
@@ -31,34 +30,8 @@ struct DurabilityTests {
         let directory = try TemporaryDirectory()
         let daemon = try Daemon(data: directory.path + "/data")
         let keys = try (0..<4).map { _ in try newAppKey() }
-        let acknowledged = LockedValue<[String: Int]>([:])
-        let port = daemon.port
-        // Publishers on their own threads (not concurrentPerform, which would run no more of them
-        // than there are CPUs); each stops at its first failed request, which the kill causes.
-        let group = DispatchGroup()
-        for (worker, key) in keys.enumerated() {
-            DispatchQueue.global().async(group: group) {
-                var version = 0
-                while version < 2_000 {
-                    let precondition = version == 0 ? ("If-None-Match", "*") : ("If-Match", "\"v\(version)\"")
-                    guard let answer = try? HTTPClient.send(port: port, method: "PUT", target: "/v1/apps/\(key)/look",
-                                                            headers: [precondition, ("Content-Type", "application/json"), ("Authorization", "Bearer \(adminToken)")],
-                                                            body: json(["appName": "app \(worker) v\(version + 1)"])),
-                          answer.status == 200 || answer.status == 201,
-                          let stored = answer.json["version"] as? Int else { return }
-                    version = stored
-                    acknowledged.withLock { $0[key] = stored }
-                }
-            }
-        }
-        // Kill -9 once a good number of publishes are acknowledged, while the others are in flight.
-        let enough = eventually(within: 60) { acknowledged.withLock { $0.values.reduce(0, +) } >= 40 }
-        #expect(enough, "40 publishes were not acknowledged within 60 s")
-        daemon.process.send(SIGKILL)
-        group.wait()
-        #expect(daemon.process.wait(within: 60) == .signalled(SIGKILL))
+        let expected = daemon.killNineDuringPublishBurst(keys: keys)
         let restarted = try Daemon(data: directory.path + "/data")
-        let expected = acknowledged.withLock { $0 }
         #expect(expected.values.reduce(0, +) >= 40)
         for (key, version) in expected {
             let history = try restarted.get("/v1/apps/\(key)/look/history?limit=1000", admin: true)

@@ -48,7 +48,7 @@ struct FailoverTests {
         // Three apps published, and once every replica has heard of the three publishes (each drops the app then),
         // fetched on both replicas in two languages: cached everywhere.
         let cached = try (0..<3).map { _ in try newAppKey() }
-        for key in cached { #expect(try PostgresStoreTests.publish(replicas[0], key, after: 0, name: "Cached \(key.suffix(4))").status == 201) }
+        for key in cached { #expect(try replicas[0].publish(key, after: 0, name: "Cached \(key.suffix(4))").status == 201) }
         for replica in replicas { #expect(try PostgresStoreTests.heard(replica, cached.count)) }
         var etags: [String: String] = [:]
         for key in cached {
@@ -184,7 +184,7 @@ struct FailoverTests {
         }
         let history = try replicas[0].get("/v1/apps/\(cached[0])/look/history", admin: true)
         let current = try #require(history.json["currentVersion"] as? Int)
-        #expect(try PostgresStoreTests.publish(replicas[0], cached[0], after: current, name: "After the failover").status == 200)
+        #expect(try replicas[0].publish(cached[0], after: current, name: "After the failover").status == 200)
         #expect(try eventually(within: 1) {
             try replicas[1].get("/v1/apps/\(cached[0])/look?lang=de").json["version"] as? Int == current + 1
         })
@@ -203,13 +203,13 @@ struct FailoverTests {
                                  arguments: ["--store-busy-timeout", "1000"])
         defer { replica.stop() }
         let key = try newAppKey()
-        #expect(try PostgresStoreTests.publish(replica, key, after: 0, name: "v1").status == 201)
+        #expect(try replica.publish(key, after: 0, name: "v1").status == 201)
 
         try pair.stopStandby()
         let primary = pair.uri(port: pair.primaryPort)
         #expect(try eventually(within: 20) { try psql(primary, "SELECT count(*) FROM pg_stat_replication") == "0" })
         for version in 2...3 {
-            let answer = try PostgresStoreTests.publish(replica, key, after: version - 1, name: "v\(version)")
+            let answer = try replica.publish(key, after: version - 1, name: "v\(version)")
             #expect(answer.status == 503, "\(answer.status) \(answer.text)")
             #expect(answer.errorCode == "publish_outcome_unknown", "v\(version) is on the primary: \"nothing was published\" would be a lie")
             #expect(answer.header("Retry-After") != nil)
@@ -222,7 +222,7 @@ struct FailoverTests {
 
         try pair.startStandby()
         #expect(try eventually(within: 30) { try psql(primary, "SELECT sync_state FROM pg_stat_replication") == "sync" })
-        #expect(try PostgresStoreTests.publish(replica, key, after: 3, name: "v4").status == 200)
+        #expect(try replica.publish(key, after: 3, name: "v4").status == 200)
         #expect(try eventually(within: 10) {
             try psql(pair.uri(port: pair.standbyPort), "SELECT max(version) FROM look_versions WHERE app_key = '\(key)'") == "4"
         })
@@ -237,7 +237,7 @@ struct FailoverTests {
             attempt += 1
             let name = "publisher \(publisher) attempt \(attempt)"
             let replica = replicas[attempt % replicas.count]
-            guard let answer = try? PostgresStoreTests.publish(replica, key, after: version, name: name) else { continue }
+            guard let answer = try? replica.publish(key, after: version, name: name) else { continue }
             let label = "\(answer.status)" + (answer.errorCode.map { " " + $0 } ?? "")
             record.withLock { $0.publishAnswers[label, default: 0] += 1 }
             switch answer.status {

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Testing
 import TestPrograms
 
@@ -107,6 +108,38 @@ final class Daemon: @unchecked Sendable {
 
     func get(_ target: String, headers: [(String, String)] = [], admin: Bool = false) throws -> HTTPResult {
         try request("GET", target, headers: headers, admin: admin)
+    }
+
+    /// Publishes `name` as the app's next version (expecting version `after`; 0: a new app).
+    func publish(_ key: String, after version: Int, name: String) throws -> HTTPResult {
+        let precondition = version == 0 ? ("If-None-Match", "*") : ("If-Match", "\"v\(version)\"")
+        return try request("PUT", "/v1/apps/\(key)/look", headers: [precondition], body: json(["appName": name]), admin: true)
+    }
+
+    /// Kill -9 in the middle of a burst of publishes: one publisher per key publishes version after version (at most
+    /// 2,000) until a request fails; once 40 publishes are acknowledged this daemon gets SIGKILL. Returns, once every
+    /// publisher has stopped and the process has ended, each key's last acknowledged version.
+    func killNineDuringPublishBurst(keys: [String]) -> [String: Int] {
+        let acknowledged = LockedValue<[String: Int]>([:])
+        // Publishers on their own threads (not concurrentPerform, which would run no more of them than there are
+        // CPUs); each stops at its first failed request, which the kill causes.
+        let group = DispatchGroup()
+        for (worker, key) in keys.enumerated() {
+            DispatchQueue.global().async(group: group) {
+                var version = 0
+                while version < 2_000, let answer = try? self.publish(key, after: version, name: "app \(worker) v\(version + 1)"),
+                      answer.status == 200 || answer.status == 201, let stored = answer.json["version"] as? Int {
+                    version = stored
+                    acknowledged.withLock { $0[key] = stored }
+                }
+            }
+        }
+        let enough = eventually(within: 60) { acknowledged.withLock { $0.values.reduce(0, +) } >= 40 }
+        #expect(enough, "40 publishes were not acknowledged within 60 s")
+        process.send(SIGKILL)
+        group.wait()
+        #expect(process.wait(within: 60) == .signalled(SIGKILL))
+        return acknowledged.withLock { $0 }
     }
 }
 

@@ -38,7 +38,7 @@ extension PostgresStoreTests {
                     let key = keys[(index * 2 + round) % keys.count]
                     for _ in 0..<40 {
                         let current = (try? replica.get("/v1/apps/\(key)/look/history?limit=1", admin: true).json["currentVersion"] as? Int) ?? 0
-                        if (try? Self.publish(replica, key, after: current, name: "r\(index)-\(round)"))?.status ?? 0 < 300 {
+                        if (try? replica.publish(key, after: current, name: "r\(index)-\(round)"))?.status ?? 0 < 300 {
                             acknowledged.withLock { $0 += 1 }
                             break
                         }
@@ -67,7 +67,7 @@ extension PostgresStoreTests {
             waiting.signal()
         }
         let key = try newAppKey()
-        #expect(try Self.publish(replicas[0], key, after: 0, name: "late").status == 201)
+        #expect(try replicas[0].publish(key, after: 0, name: "late").status == 201)
         #expect(waiting.wait(timeout: .now() + 40) == .success)
         let late = try #require(answer.withLock { $0 })
         #expect(feedEvents(late).compactMap { $0["appKey"] as? String } == [key])
@@ -86,7 +86,7 @@ extension PostgresStoreTests {
         for round in 0..<30 {
             let key = keys[round % keys.count]
             let after = versions[key] ?? 0
-            #expect(try Self.publish(replicas[1], key, after: after, name: "burst \(round)").status < 300)
+            #expect(try replicas[1].publish(key, after: after, name: "burst \(round)").status < 300)
             versions[key] = after + 1
             published += 1
             if round == 10 {
@@ -120,7 +120,7 @@ extension PostgresStoreTests {
         // The held answer must come within the attempt's deadline, after the database went down: 10 s.
         let (_, replicas) = try Self.replicas(1, logs: logs, extra: try Self.feedArguments(logs, receiver: receiver, timeout: 10, lease: 12))
         let key = try newAppKey()
-        for version in 0..<3 { #expect(try Self.publish(replicas[0], key, after: version, name: "v\(version + 1)").status < 300) }
+        for version in 0..<3 { #expect(try replicas[0].publish(key, after: version, name: "v\(version + 1)").status < 300) }
         #expect(receiver.wait(seconds: 30) { $0.count >= 1 })
         let cluster = try PostgresCluster.get()
         try cluster.stopServer()

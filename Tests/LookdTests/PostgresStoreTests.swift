@@ -22,12 +22,6 @@ struct PostgresStoreTests {
         return (uri, started)
     }
 
-    /// Publishes `name` as the app's next version (expecting version `after`; 0: a new app).
-    static func publish(_ daemon: Daemon, _ key: String, after version: Int, name: String) throws -> HTTPResult {
-        let precondition = version == 0 ? ("If-None-Match", "*") : ("If-Match", "\"v\(version)\"")
-        return try daemon.request("PUT", "/v1/apps/\(key)/look", headers: [precondition], body: json(["appName": name]), admin: true)
-    }
-
     /// Waits until `replica` has received at least `count` change notifications (its own publishes' too: a
     /// replica that cached a look before its own publish's notification arrived drops it again then). Returns
     /// whether it did within 10 s.
@@ -43,7 +37,7 @@ struct PostgresStoreTests {
         let (_, replicas) = try Self.replicas(3, logs: logs)
         let key = try newAppKey()
         let path = "/v1/apps/\(key)/look"
-        #expect(try Self.publish(replicas[0], key, after: 0, name: "Ledgerly").status == 201)
+        #expect(try replicas[0].publish(key, after: 0, name: "Ledgerly").status == 201)
         for replica in replicas {
             for lang in ["en", "de", "ar"] {   // every replica caches v1 in three languages
                 #expect(try replica.get(path + "?lang=\(lang)").json["version"] as? Int == 1)
@@ -51,7 +45,7 @@ struct PostgresStoreTests {
         }
         for round in 2...4 {
             let publisher = replicas[round % 3]
-            #expect(try Self.publish(publisher, key, after: round - 1, name: "Ledgerly \(round)").status == 200)
+            #expect(try publisher.publish(key, after: round - 1, name: "Ledgerly \(round)").status == 200)
             for replica in replicas {
                 let served = try eventually(within: 1) {
                     let answer = try replica.get(path + "?lang=de")
@@ -70,7 +64,7 @@ struct PostgresStoreTests {
         let logs = try TemporaryDirectory()
         let (_, replicas) = try Self.replicas(3, logs: logs)
         let key = try newAppKey()
-        #expect(try Self.publish(replicas[0], key, after: 0, name: "v1").status == 201)
+        #expect(try replicas[0].publish(key, after: 0, name: "v1").status == 201)
         for round in 1...5 {
             let statuses = LockedValue<[Int]>([])
             let group = DispatchGroup()
@@ -78,7 +72,7 @@ struct PostgresStoreTests {
             for (index, replica) in replicas.enumerated() {
                 DispatchQueue.global().async(group: group) {
                     start.wait()
-                    let status = (try? Self.publish(replica, key, after: round, name: "round \(round) by \(index)").status) ?? 0
+                    let status = (try? replica.publish(key, after: round, name: "round \(round) by \(index)").status) ?? 0
                     statuses.withLock { $0.append(status) }
                 }
             }
@@ -96,8 +90,8 @@ struct PostgresStoreTests {
         let logs = try TemporaryDirectory()
         let (_, replicas) = try Self.replicas(2, logs: logs)
         let cached = try newAppKey(), uncached = try newAppKey()
-        #expect(try Self.publish(replicas[0], cached, after: 0, name: "Cached").status == 201)
-        #expect(try Self.publish(replicas[0], uncached, after: 0, name: "Uncached").status == 201)
+        #expect(try replicas[0].publish(cached, after: 0, name: "Cached").status == 201)
+        #expect(try replicas[0].publish(uncached, after: 0, name: "Uncached").status == 201)
         for replica in replicas { #expect(try Self.heard(replica, 2)) }
         let before = try replicas.map { try $0.get("/v1/apps/\(cached)/look?lang=de") }
         let cluster = try PostgresCluster.get()
@@ -113,7 +107,7 @@ struct PostgresStoreTests {
             #expect(miss.status == 503)
             #expect(miss.errorCode == "store_unavailable")
             #expect(miss.header("Retry-After") != nil)
-            let publish = try Self.publish(replica, cached, after: 1, name: "During the outage")
+            let publish = try replica.publish(cached, after: 1, name: "During the outage")
             #expect(publish.status == 503)
             #expect(publish.header("Retry-After") != nil)
             #expect(try replica.get("/readyz").status == 503)
@@ -125,7 +119,7 @@ struct PostgresStoreTests {
         for replica in replicas {
             #expect(try eventually(within: 15) { try replica.get("/readyz").status == 200 })
         }
-        #expect(try Self.publish(replicas[0], cached, after: 1, name: "After the outage").status == 200)
+        #expect(try replicas[0].publish(cached, after: 1, name: "After the outage").status == 200)
         for replica in replicas {
             let served = try eventually(within: 5) { try replica.get("/v1/apps/\(cached)/look?lang=de").json["version"] as? Int == 2 }
             #expect(served)
@@ -142,25 +136,9 @@ struct PostgresStoreTests {
         let (_, replicas) = try Self.replicas(2, logs: logs)
         let victim = replicas[0]
         let keys = try (0..<4).map { _ in try newAppKey() }
-        let acknowledged = LockedValue<[String: Int]>([:])
-        let group = DispatchGroup()
-        for (worker, key) in keys.enumerated() {
-            DispatchQueue.global().async(group: group) {
-                var version = 0
-                while version < 2_000, let answer = try? Self.publish(victim, key, after: version, name: "app \(worker) v\(version + 1)"),
-                      answer.status == 200 || answer.status == 201, let stored = answer.json["version"] as? Int {
-                    version = stored
-                    acknowledged.withLock { $0[key] = stored }
-                }
-            }
-        }
-        let enough = eventually(within: 60) { acknowledged.withLock { $0.values.reduce(0, +) } >= 40 }
-        #expect(enough, "40 publishes were not acknowledged within 60 s")
-        victim.process.send(SIGKILL)
-        group.wait()
-        #expect(victim.process.wait(within: 60) == .signalled(SIGKILL))
+        let acknowledged = victim.killNineDuringPublishBurst(keys: keys)
         let survivor = replicas[1]
-        for (key, version) in acknowledged.withLock({ $0 }) {
+        for (key, version) in acknowledged {
             // A commit the victim sent but never acknowledged may still land: read the look first, the history after.
             let fetched = try survivor.get("/v1/apps/\(key)/look")
             let history = try survivor.get("/v1/apps/\(key)/look/history?limit=1000", admin: true)
@@ -181,7 +159,7 @@ struct PostgresStoreTests {
         do {
             let single = try Daemon(data: sqlite)
             for (index, key) in keys.enumerated() {
-                for version in 0...index { #expect(try Self.publish(single, key, after: version, name: "app \(index) v\(version + 1)").status < 300) }
+                for version in 0...index { #expect(try single.publish(key, after: version, name: "app \(index) v\(version + 1)").status < 300) }
             }
             #expect(try single.request("POST", "/v1/apps/\(keys[2])/look/rollback?to=1", admin: true).status == 201)
             for key in keys {
@@ -239,20 +217,20 @@ extension PostgresStoreTests {
         let (uri, replicas) = try Self.replicas(1, logs: logs, extra: ["--store-busy-timeout", "300"])
         let replica = replicas[0]
         let key = try newAppKey()
-        #expect(try Self.publish(replica, key, after: 0, name: "v1").status == 201)
+        #expect(try replica.publish(key, after: 0, name: "v1").status == 201)
 
         // Another session holds the app's row lock, as a stuck maintenance transaction would.
         let printed = logs.path + "/psql.out"
         let psql = try ChildProgram("/usr/bin/psql", ["-q", "-v", "ON_ERROR_STOP=1", uri], input: true, stdout: printed)
         try psql.writeInput("BEGIN;\nSELECT 1 FROM apps WHERE app_key = '\(key)' FOR UPDATE;\n\\echo locked\n")
         #expect(eventually(within: 30) { ((try? String(contentsOfFile: printed, encoding: .utf8)) ?? "").contains("locked") })
-        let blocked = try Self.publish(replica, key, after: 1, name: "blocked")
+        let blocked = try replica.publish(key, after: 1, name: "blocked")
         #expect(blocked.status == 503, "a publish waiting on the lock past --store-busy-timeout answers 503")
         #expect(blocked.header("Retry-After") != nil)
         #expect(try replica.get("/v1/apps/\(key)/look").status == 200)   // reads do not wait for the lock
         try psql.writeInput("ROLLBACK;\n")
         psql.closeInput()
         #expect(psql.wait(within: 60) == .exited(0))
-        #expect(try Self.publish(replica, key, after: 1, name: "v2").status == 200)
+        #expect(try replica.publish(key, after: 1, name: "v2").status == 200)
     }
 }

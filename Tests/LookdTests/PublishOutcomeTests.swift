@@ -64,7 +64,7 @@ extension PostgresStoreTests {
         }
 
         // 1. Committed on the primary, never replicated, and nothing will settle it within the read-back's 5 s.
-        let first = inBackground { try Self.publish(replica, key, after: 0, name: "v1") }
+        let first = inBackground { try replica.publish(key, after: 0, name: "v1") }
         #expect(try psql(uri, "SELECT pg_terminate_backend(\(try Self.backend(waitingOn: "SyncRep", uri)))") == "t")
         let unknown = try first()
         #expect(unknown.status == 503)
@@ -73,7 +73,7 @@ extension PostgresStoreTests {
         #expect(try history().json["currentVersion"] as? Int == 1, "the client re-reads, as the docs say, and finds v1")
 
         // 2. The same, then the standby requirement is lifted (as a standby catching up would): read back, it is v2.
-        let second = inBackground { try Self.publish(replica, key, after: 1, name: "v2") }
+        let second = inBackground { try replica.publish(key, after: 1, name: "v2") }
         #expect(try psql(uri, "SELECT pg_terminate_backend(\(try Self.backend(waitingOn: "SyncRep", uri)))") == "t")
         _ = try psql(uri, "ALTER SYSTEM RESET synchronous_standby_names")
         _ = try psql(uri, "SELECT pg_reload_conf()")
@@ -92,7 +92,7 @@ extension PostgresStoreTests {
         #expect(try eventually(within: 10) {   // the locker holds the lock
             try psql(uri, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'") == "1"
         })
-        let third = inBackground { try Self.publish(replica, key, after: 2, name: "v3") }
+        let third = inBackground { try replica.publish(key, after: 2, name: "v3") }
         #expect(try psql(uri, "SELECT pg_terminate_backend(\(try Self.backend(waitingOn: "transactionid", uri)))") == "t")
         let refused = try third()
         #expect(refused.status == 503)
@@ -100,6 +100,6 @@ extension PostgresStoreTests {
         try locker.writeInput("ROLLBACK;\n")
         let versions = try history()
         #expect(versions.json["currentVersion"] as? Int == 2, "nothing was published, as the answer said")
-        #expect(try Self.publish(replica, key, after: 2, name: "v3").status == 200)
+        #expect(try replica.publish(key, after: 2, name: "v3").status == 200)
     }
 }

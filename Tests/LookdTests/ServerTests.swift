@@ -113,20 +113,16 @@ struct ServerTests {
         #expect(try daemon.request("POST", "/v1/lint", body: body).status == 413)
     }
 
-    @Test func conflictingContentLengthsAreRefusedAndClosed() throws {
+    /// Framing two readers could read differently (RFC 9112 §6.3): conflicting Content-Lengths, and Transfer-Encoding
+    /// with Content-Length.
+    @Test(arguments: [
+        "Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+        "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+    ])
+    func ambiguousFramingIsRefusedAndClosed(framing: String) throws {
         let directory = try TemporaryDirectory()
         let daemon = try Daemon(data: directory.path + "/data")
-        let request = "POST /v1/looks/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-        let answer = try HTTPClient.raw(port: daemon.port, Array(request.utf8))
-        #expect(answer.status == 400)
-        #expect(answer.errorCode == "request_ambiguous")
-        #expect(answer.closed)
-    }
-
-    @Test func transferEncodingWithContentLengthIsRefusedAndClosed() throws {
-        let directory = try TemporaryDirectory()
-        let daemon = try Daemon(data: directory.path + "/data")
-        let request = "POST /v1/looks/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
+        let request = "POST /v1/looks/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + framing
         let answer = try HTTPClient.raw(port: daemon.port, Array(request.utf8))
         #expect(answer.status == 400)
         #expect(answer.errorCode == "request_ambiguous")
