@@ -74,12 +74,16 @@ let package = Package(
         // content coding, reached through LookdServer's `Brotli`.
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
 
-        // The only code that includes <zlib.h> (Debian's zlib1g-dev; pkg-config `zlib`): the `gzip` content coding,
-        // reached through LookdServer's `Gzip`.
+        // The only code that includes <zlib.h> (Debian's zlib1g-dev; pkg-config `zlib`): the `gzip` decoder
+        // (the tests'), reached through LookdServer's `Gzip`.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // The only code that includes <libdeflate.h> (Debian's libdeflate-dev; pkg-config `libdeflate`): the encoder of the
+        // `gzip` content coding (its level 12 makes a fetch body ~2% smaller than zlib's 9), reached through `Gzip`.
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+
         // The daemon as a library: HTTP (server, limits, errors at the edge) → routes → services → stores.
-        .target(name: "LookdServer", dependencies: ["StableJSON", "LookResolver", "Strings", "StringsLint", "Locking", "FNV", "HTTPEngine", "CSQLite", "CLibPQ", "CCrypto", "CBrotli", "CZlib"]),
+        .target(name: "LookdServer", dependencies: ["StableJSON", "LookResolver", "Strings", "StringsLint", "Locking", "FNV", "HTTPEngine", "CSQLite", "CLibPQ", "CCrypto", "CBrotli", "CZlib", "CDeflate"]),
 
         // The CLI: argument parsing and commands, nothing else.
         .executableTarget(name: "lookd", dependencies: ["LookdServer", "LookClient", "StableJSON", "LookResolver", "Strings", "StringsLint", "StringsFormats"]),

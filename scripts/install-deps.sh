@@ -10,6 +10,8 @@ pkg-config --exists libcrypto 2>/dev/null || need_apt+=(libssl-dev)
 # The response codings (Sources/CBrotli, Sources/CZlib): libbrotli's encoder and decoder, zlib.
 pkg-config --exists libbrotlienc libbrotlidec 2>/dev/null || need_apt+=(libbrotli-dev)
 pkg-config --exists zlib 2>/dev/null || need_apt+=(zlib1g-dev)
+# The gzip coding's encoder (Sources/CDeflate): libdeflate, whose level 12 beats zlib's best; zlib still decodes.
+pkg-config --exists libdeflate 2>/dev/null || need_apt+=(libdeflate-dev)
 # The tests decode what lookd compresses with programs that are not lookd's: `brotli -d` and `gzip -d`.
 command -v brotli >/dev/null 2>&1 || need_apt+=(brotli)
 command -v gzip >/dev/null 2>&1 || need_apt+=(gzip)

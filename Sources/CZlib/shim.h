@@ -3,13 +3,8 @@
 #define LOOKD_ZLIB_SHIM_H
 #include <zlib.h>
 
-/// deflateInit2 is a macro, which Swift does not import. `window_bits` 31: a gzip wrapper (RFC 1952) around a
-/// 32 KiB window.
-static inline int lookd_deflate_init_gzip(z_stream *stream, int level) {
-    return deflateInit2(stream, level, Z_DEFLATED, 31, 9, Z_DEFAULT_STRATEGY);
-}
-
-/// inflateInit2 (a macro) for a gzip stream only (`window_bits` 31).
+/// inflateInit2 (a macro, which Swift does not import) for a gzip stream only (`window_bits` 31: a gzip wrapper,
+/// RFC 1952, around a 32 KiB window).
 static inline int lookd_inflate_init_gzip(z_stream *stream) {
     return inflateInit2(stream, 31);
 }

@@ -47,6 +47,15 @@ struct CompressionTests {
         #expect(Gzip.compress(input) == compressed)
     }
 
+    /// The gzip coding is made at least as small as the gzip program's best (`gzip -9 -n`, the nginx anchor's
+    /// `gzip_static` files in the http bench): its bytes on the wire must not exceed nginx's.
+    @Test(arguments: inputs.indices)
+    func gzipIsNoLargerThanGzip9(_ index: Int) throws {
+        let input = Self.inputs[index]
+        guard input.count > 64 else { return }
+        #expect(Gzip.compress(input).count <= (try Self.filter("gzip", ["-9", "-n", "-c"], input)).count)
+    }
+
     @Test func textGetsSmaller() {
         let text = Self.inputs[2]
         #expect(Brotli.compress(text).count < text.count / 10)
