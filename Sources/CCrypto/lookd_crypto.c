@@ -9,6 +9,15 @@
 
 static const unsigned char empty_byte = 0;
 
+// OpenSSL frees its global state in an atexit handler unless its first initialisation says not to. The daemon
+// exits after a stop while webhook attempts may still be signing on their own threads (WebhookDeliverer.stop);
+// one such thread then took a freed lock and the process died with SIGSEGV in CRYPTO_THREAD_read_lock (seen under
+// ThreadSanitizer in CI). The first initialisation decides, so this runs before main, ahead of libpq and libcurl,
+// which use OpenSSL too. The state then lives until the process ends, as any process's memory does.
+__attribute__((constructor)) static void lookd_crypto_keep_state_until_exit(void) {
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+}
+
 int lookd_crypto_hmac_sha256(const void *key, size_t key_length, const void *data, size_t data_length,
                              uint8_t out[LOOKD_CRYPTO_DIGEST_LENGTH]) {
     if (key_length > INT_MAX) return 0;

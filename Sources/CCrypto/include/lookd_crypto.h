@@ -1,6 +1,7 @@
 // The only header lookd's Swift code sees of OpenSSL's libcrypto (Debian's libssl-dev, found with pkg-config
 // `libcrypto`). It names no OpenSSL type: four functions over plain byte buffers, each safe to call from any
-// thread at the same time (OpenSSL 3 initialises itself once, thread-safely).
+// thread at the same time (OpenSSL 3 initialises itself once, thread-safely), also while the process exits: the
+// shim keeps OpenSSL from freeing its state in an atexit handler (OPENSSL_INIT_NO_ATEXIT).
 #ifndef LOOKD_CRYPTO_H
 #define LOOKD_CRYPTO_H
 
