@@ -43,8 +43,13 @@ int he_evict_for(loop *l, const he_address *address, int count) {
         if (!eviction_score(c, l->now, &score)) continue;
         if (victim && score >= best) continue;
         if (memcmp(&c->address, address, sizeof *address) == 0) continue;
-        // Fairness: an address never loses a connection to one that holds more than it does.
-        if (he_address_table_count(server->addresses, &c->address) < count) continue;
+        // Fairness: an address never loses a request still arriving to one that holds more connections than it does.
+        // An idle keep-alive connection (or a refused one draining) goes for any newcomer: closing it loses no request,
+        // as a server may close an idle connection at any time and its client opens a new one (RFC 9112 §9.5, §9.3.1).
+        // Counting those too refused an address holding one busy connection (a publish being handled) a second one
+        // whenever the idle connections all came from single-connection addresses (docs/hardening.md, `make abuse`).
+        int in_progress = c->state == STATE_HEAD || c->state == STATE_BODY;
+        if (in_progress && he_address_table_count(server->addresses, &c->address) < count) continue;
         victim = c;
         best = score;
     }

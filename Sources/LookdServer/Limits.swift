@@ -26,8 +26,9 @@ public struct Limits: Sendable {
     public var maxConnectionsPerIP = 128
     /// Connection slots, of `maxConnections`, kept for addresses with no open connection (`--connections-for-new-ips`,
     /// default 32; 0: none; at most half of `maxConnections`). When the table is full for a newcomer, the idle
-    /// keep-alive connection idle longest, else the request arriving slowest, of an address holding at least as many
-    /// connections, is closed to make room; only then is the newcomer refused (503 `too_many_connections`).
+    /// keep-alive connection idle longest (of any other address), else the request arriving slowest of an address
+    /// holding at least as many connections, is closed to make room; only then is the newcomer refused (503
+    /// `too_many_connections`).
     public var connectionsForNewAddresses = 32
     /// The slowest a request head or body may arrive, in bytes per second (`--min-data-rate`, default 1024), once it
     /// has been arriving for longer than `dataRateGraceSeconds` (default 5). Slower: 408 `request_timeout`, closed.

@@ -148,21 +148,56 @@ struct SlowClientTests {
         try Self.expectFreshAddressesServed(wire, past: idle, subnet: 5)
     }
 
-    @Test("a full table still refuses an address that holds connections when no address holds as many")
+    @Test("a full table still refuses an address that holds connections when no address holding as many has a request arriving")
     func evictionIsFairBetweenAddresses() throws {
         let wire = try Self.server()
-        // 8 addresses hold 2 idle connections each, one holds 8: 24 slots.
-        var idle = try (1...16).map { try WireConnection.idle(port: wire.port, from: "127.0.6.\(($0 + 1) / 2)") }
+        // 8 addresses hold 2 stalled heads each (requests still arriving; the 60 s deadlines never fire here).
+        var held = try (1...16).map { index in
+            let connection = try WireConnection(port: wire.port, from: "127.0.6.\((index + 1) / 2)")
+            try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: a")
+            return connection
+        }
+        Self.awaitOpen(wire, 16)
+        #expect(wire.server.openConnections == 16)
         var statuses: [Int] = []
         for _ in 0..<8 {
             var status = 0
-            idle.append(try WireConnection.idle(port: wire.port, from: "127.0.6.100", status: &status))
+            held.append(try WireConnection.idle(port: wire.port, from: "127.0.6.100", status: &status))
             statuses.append(status)
         }
         // The busy address's first 4 take free slots (16 + 4 = 20, the last 4 are kept for new addresses); its
-        // later ones may only displace connections of an address with as many as it has: none has 5.
+        // later ones may only displace a request still arriving from an address with as many as it has: none has 5.
+        // (Its own idle connections are never closed for it.)
         #expect(statuses == [200, 200, 200, 200, 503, 503, 503, 503])
-        withExtendedLifetime(idle) {}
+        withExtendedLifetime(held) {}
+    }
+
+    @Test("idle connections from single-connection addresses in every slot: an address already holding a busy connection is served on a second one")
+    func idleConnectionsGoForAnAddressThatHoldsOne() throws {
+        let wire = try Self.server()
+        let idle = try (1...24).map { try WireConnection.idle(port: wire.port, from: "127.0.7.\($0)") }
+        Self.awaitOpen(wire, 24)
+        #expect(wire.server.openConnections == 24)
+        // The client's first connection (fresh address: it takes an idle one's place) holds a request whose 32 MiB
+        // answer it does not read: a response being written, like a publish being handled while the same client fetches.
+        let busy = try WireConnection(port: wire.port, from: "127.0.7.200")
+        try busy.send("GET /large?bytes=\(32 << 20) HTTP/1.1\r\nHost: x\r\n\r\n")
+        // Polled (at most 10 s) until its answer has begun to arrive: from then on the server counts it.
+        let deadline = Date().addingTimeInterval(10)
+        while Self.unread(busy) == 0 && Date() < deadline { usleep(10_000) }
+        #expect(Self.unread(busy) > 0)
+        // Every later connection of that address counts 2. Before idle connections went for any newcomer, each was
+        // refused (503): no other address held 2 connections, and a response being written is never closed.
+        var statuses: [Int] = []
+        for _ in 0..<5 {
+            let connection = try WireConnection(port: wire.port, from: "127.0.7.200")
+            connection.setReadTimeout(milliseconds: 10_000)
+            try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            statuses.append(connection.responses(1).responses.first?.status ?? 0)
+            #expect(connection.readToEnd().closed)
+        }
+        #expect(statuses == [Int](repeating: 200, count: 5))
+        withExtendedLifetime((idle, busy)) {}
     }
 
     /// The event loop thread that answered `connection`'s `GET /test/thread` (kept alive), or nil with no answer.

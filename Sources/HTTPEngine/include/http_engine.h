@@ -95,10 +95,10 @@ typedef struct he_config {
     int max_connections_per_address;
     /// Connection slots, of max_connections, that only a connection from an address with no other open connection
     /// may take (default max_connections / 16; negative: none; at most max_connections / 2). When the table is full
-    /// for a newcomer, the engine makes room by closing, from an address holding at least as many connections as the
-    /// newcomer's, the idle keep-alive connection idle longest, else the request arriving slowest (bytes received per
-    /// second since its head or body began, the first second counted whole); a request being handled or a response
-    /// being written is never closed for it. The loop that accepted the newcomer looks among its own connections
+    /// for a newcomer, the engine makes room by closing the idle keep-alive connection idle longest (of any other
+    /// address: closing it loses no request), else, from an address holding at least as many connections as the
+    /// newcomer's, the request arriving slowest (bytes received per second since its head or body began, the first
+    /// second counted whole); a request being handled or a response being written is never closed for it. The loop that accepted the newcomer looks among its own connections
     /// first; finding none, it hands the newcomer to the next loop, which looks among its own and takes the newcomer,
     /// and so on. Only when no loop has such a connection, 503 `too_many_connections`.
     int connections_for_new_addresses;
