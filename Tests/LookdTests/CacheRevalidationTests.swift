@@ -10,6 +10,7 @@ struct CacheRevalidationTests {
     @Test func cachedLooksAreServedWhileTheStoreIsGoneAndALookPublishedInTheGapIsServedOnceTheFeedIsBack() throws {
         let directory = try TemporaryDirectory()
         let store = try FeedControlledStore(directory: directory.path + "/data")
+        defer { store.close() }   // drops the service's change handler, which holds the store (a cycle otherwise)
         let metrics = Metrics()
         let service = LookService(store: store, metrics: metrics, limits: Limits(), localizer: InProcessApp.localizer)
         let (changed, unchanged) = (newKey(), newKey())
@@ -43,6 +44,7 @@ struct CacheRevalidationTests {
     @Test func aPublishNotificationDropsOnlyCachedLooksOlderThanItsVersion() throws {
         let directory = try TemporaryDirectory()
         let store = try FeedControlledStore(directory: directory.path + "/data")
+        defer { store.close() }   // drops the service's change handler, which holds the store (a cycle otherwise)
         let service = LookService(store: store, metrics: Metrics(), limits: Limits(), localizer: InProcessApp.localizer)
         let key = newKey()
         let de = try #require(LocaleTag.all.first { $0.identifier == "de" })
