@@ -42,6 +42,23 @@ struct XMLNotUTF8Tests {
         #expect(error.contains("byte 0xC3 at line 2, column 75 is not UTF-8"), "\(error.prefix(500))")
     }
 
+    /// Found by FuzzCatalogFormats in its second 10-minute run: a declaration libxml2 reads past as UTF-8 although it
+    /// does not name UTF-8 — an encoding that is not an encoding name (a control byte instead of the opening quote,
+    /// or inside the quotes), or UTF-16 in a document whose declaration reads as single bytes — skipped the check, and
+    /// the element name's 0xFF crashed FoundationXML again.
+    @Test("an XLIFF element name with byte 0xFF under a declaration libxml2 reads past as UTF-8: exit 2", arguments: [
+        "encoding=\u{2}UTF-8\"", "encoding=\"\u{2}UTF-8\"", "encoding='\u{2}UTF-8'", "encoding=\"UTF-16\"", "encoding=\"utf16\"",
+    ])
+    func xliffUnderAnEncodingReadAsUTF8(encoding: String) throws {
+        let bytes = Array("<?xml version=\"1.0\" \(encoding)?>\n".utf8)
+            + Array("<xliff version=\"1.2\" xmlns=\"urn:oasis:names:tc:xliff:document:1.2\"><file original=\"a\" source-language=\"en\" target-language=\"de\" datatype=\"plaintext\"><body><b".utf8)
+            + [0xFF] + Array("/></body></file></xliff>".utf8)
+        let (status, error) = try Self.importing("xliff", "de.xliff", bytes, pathIsFolder: false)
+        #expect(status == 2)
+        // Line 2; the text before the byte is 157 characters, so the byte is at column 158.
+        #expect(error.contains("byte 0xFF at line 2, column 158 is not UTF-8"), "\(error.prefix(500))")
+    }
+
     @Test("a document that declares ISO-8859-1 is still read, its bytes converted")
     func declaredLatin1() throws {
         let bytes = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><resources><string name=\"a\">caf".utf8) + [0xE9]
