@@ -154,7 +154,8 @@ final class ServerContext: Sendable {
                 request.fetchOptions = fetchOptions
                 switch dispatch(route, request) {
                 case .answer(let answer):
-                    response = answer
+                    // Made per request on a worker (publish, preview, lint…): compressed here when it is worth it.
+                    response = onWorker ? OnTheFlyCompression.apply(answer, acceptEncoding: request.fieldList("accept-encoding")) : answer
                 case .runOnWorkers:
                     deferToWorkers(route, exchange)
                     return

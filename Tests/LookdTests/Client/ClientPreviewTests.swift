@@ -1,5 +1,6 @@
 import Foundation
 import LookClient
+@testable import LookdServer
 import LookResolver
 import StableJSON
 import Testing
@@ -71,8 +72,13 @@ struct ClientPreviewTests {
         // The daemon's draft answer, seen through the wire model: marked, no publish date, the same bytes again.
         let draftBody = try #require(live.proxy.lastOKResponse)
         let bodyStart = try #require(draftBody.indices.first { draftBody[$0...].starts(with: Array("\r\n\r\n".utf8)) }) + 4
-        let answer = try FetchedLook(json: draftBody[bodyStart...])
-        #expect(answer.isDraft && answer.publishedAt == nil && answer.jsonBytes() == Array(draftBody[bodyStart...]))
+        // Compressed on the fly when the client accepts it (URLSession does; docs/http-api.md): decoded as the client did.
+        let fields = String(decoding: draftBody[..<bodyStart], as: UTF8.self).lowercased()
+        var draftBytes = Array(draftBody[bodyStart...])
+        if fields.contains("\r\ncontent-encoding: br\r\n") { draftBytes = try Brotli.decompress(draftBytes) }
+        if fields.contains("\r\ncontent-encoding: gzip\r\n") { draftBytes = try Gzip.decompress(draftBytes) }
+        let answer = try FetchedLook(json: draftBytes)
+        #expect(answer.isDraft && answer.publishedAt == nil && answer.jsonBytes() == draftBytes)
 
         // Back to the published look: the cached one, no request.
         await client.setPreviewToken(nil)
