@@ -18,7 +18,7 @@ enum LintRoutes {
             let format = try lintFormat(request.query("format"))
             let strict = request.query("strict").map { $0 == "true" || $0 == "1" } ?? false
             let outcome = try app.lint.lint(body: request.body, format: format, strict: strict)
-            let contentType = (format == .json || format == .sarif) ? "application/json; charset=utf-8" : "text/plain; charset=utf-8"
+            let contentType = (format == .json || format == .sarif) ? "application/json" : "text/plain; charset=utf-8"
             return Response(status: 200, headers: [("Content-Type", contentType), ("Cache-Control", "no-store"),
                                                    ("X-Lint-Result", outcome.fails ? "fail" : "pass")],
                             body: Array(outcome.text.utf8))
