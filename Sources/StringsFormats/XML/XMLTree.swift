@@ -4,9 +4,8 @@ import FoundationXML
 #endif
 
 /// A parsed XML element with its children in order and where it starts — enough for Android resources and
-/// XLIFF. Read by `XMLSubsetReader` when the document is in the subset real files use, else with Foundation's
-/// `XMLParser` (FoundationXML on Linux, libxml2 underneath; external entities are not resolved); both give the
-/// same tree. A value type.
+/// XLIFF. Read with Foundation's `XMLParser` (FoundationXML on Linux, libxml2 underneath; external entities
+/// are not resolved). A value type.
 public struct XMLTree: Sendable, Hashable {
     public enum Child: Sendable, Hashable {
         case element(XMLTree)
@@ -62,12 +61,6 @@ public struct XMLTree: Sendable, Hashable {
             throw ConversionError([.init(key: nil, reason: "not well-formed XML: byte 0x\(hex) at line \(invalid.position.line), column \(invalid.position.column) is not UTF-8", kind: .syntax,
                                          position: invalid.position)])
         }
-        if let tree = XMLSubsetReader.parse(bytes) { return tree }
-        return try parseWithXMLParser(bytes)
-    }
-
-    /// `parse` with Foundation's `XMLParser` alone (what `XMLSubsetReader` declines, and its tests' reference).
-    static func parseWithXMLParser(_ bytes: [UInt8]) throws -> XMLTree {
         let parser = XMLParser(data: Data(bytes))
         let builder = XMLTreeBuilder()
         parser.delegate = builder
