@@ -23,7 +23,7 @@ enum ClientBench {
         let (daemon, port) = try startDaemon(lookd, work: work)
         defer { if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() } }
 
-        let key = try keygen(lookd)
+        let key = try StoreBench.appKey(lookd)
         let published = try HTTPBench.request(port: port, "PUT /v1/apps/\(key)/look",
                                               headers: ["If-None-Match: *", "Content-Type: application/json", "Authorization: Bearer \(HTTPBench.token)"],
                                               body: Array(HTTPBench.benchLayer.utf8))
@@ -109,18 +109,6 @@ enum ClientBench {
             tag.append(character)
         }
         return tag
-    }
-
-    static func keygen(_ lookd: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: lookd)
-        process.arguments = ["keygen"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let key = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        process.waitUntilExit()
-        return key
     }
 
     static func conditionalGet(_ session: URLSession, _ request: URLRequest) async -> Int {

@@ -124,6 +124,7 @@ enum StoreBench {
         print(String(format: "publish to served by all 3 replicas, %d publishes: p50 %.2f ms, p99 %.2f ms (includes the publish itself)", publishes, p50, p99))
     }
 
+    /// A new app key, from `lookd keygen` (`lookd`: the binary's path); the client, failover and propagation suites use it too.
     static func appKey(_ lookd: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: lookd)
