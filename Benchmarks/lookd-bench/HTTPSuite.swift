@@ -455,11 +455,14 @@ enum HTTPBench {
         var wireBytes = 0
     }
 
-    /// One request over a fresh connection (`Connection: close`); reads to EOF.
+    /// One request over a fresh connection (`Connection: close`); reads to EOF, each read waiting at most 10 s (a server
+    /// that never answers stops the suite with "no response" instead of hanging it).
     static func request(port: UInt16, _ line: String, headers: [String], body: [UInt8]?) throws -> Answer {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw BenchError("socket") }
         defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
