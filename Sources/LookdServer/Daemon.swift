@@ -39,9 +39,9 @@ public struct DaemonConfiguration: Sendable {
     public var webhookTimeoutSeconds = 10
     /// How long a replica holds a delivery it attempts, seconds (more than the timeout).
     public var webhookLeaseSeconds = 30
-    /// Send `Surrogate-Key` and `Cache-Tag` (the app key) on the SDK fetch's answers (`--purge-keys`), for a CDN in front
-    /// that purges by key; off, they are not sent.
-    public var purgeKeys = false
+    /// Send `Surrogate-Key` and `Cache-Tag` (the app key) on the SDK fetch's answers, for a CDN in front that purges by
+    /// key (default); `--no-purge-keys` sets it false and they are not sent.
+    public var purgeKeys = true
 
     public init() {}
 }

@@ -5,12 +5,13 @@ enum LookResponse {
     /// What the daemon is configured to add to every fetch answer (`DaemonConfiguration.purgeKeys`).
     struct Options: Sendable, Hashable {
         /// Send the app's surrogate key, the app key itself, as `Surrogate-Key` (Fastly) and `Cache-Tag` (Cloudflare)
-        /// on the 200 and the 304, for a CDN in front that purges by key (docs/deployment.md). Off by default: without
-        /// such a CDN they are 100-odd bytes of every answer that nobody reads, and a CDN that reads them strips them
-        /// before the device.
-        var purgeKeys = false
+        /// on the 200 and the 304, for a CDN in front that purges by key (docs/deployment.md). On by default (the
+        /// published contract); `lookd serve --no-purge-keys` turns them off for a daemon that devices reach directly,
+        /// where they are 100-odd bytes of every answer that nobody reads (a CDN that reads them strips them before the
+        /// device).
+        var purgeKeys = true
 
-        init(purgeKeys: Bool = false) { self.purgeKeys = purgeKeys }
+        init(purgeKeys: Bool = true) { self.purgeKeys = purgeKeys }
     }
 
     /// The fields of the 200 and of the 304 for app `appKey`'s response tagged `etag` in the language `language`

@@ -31,8 +31,8 @@ enum ServeCommand: Command {
           --idle-timeout SECONDS      close idle connections after this (default 15)
           --threads N                 event loop threads (default: number of CPUs)
           --cache-bytes BYTES         memory for cached looks: the response cache (3/4), shared parts and responses (default 134217728)
-          --purge-keys                send Surrogate-Key and Cache-Tag (the app key) on the SDK fetch's answers, for a CDN
-                                      in front that purges by key (default: not sent)
+          --no-purge-keys             do not send Surrogate-Key and Cache-Tag (the app key) on the SDK fetch's answers
+                                      (default: sent, for a CDN in front that purges by key)
           --store-busy-timeout MS     SQLite: how long a write waits for a lock; PostgreSQL: each statement's timeout (default 5000)
           --store-connections N       PostgreSQL: most pooled connections, beside the listener's own (default 8)
           --shutdown-grace SECONDS    how long in-flight requests may take after SIGTERM (default 5)
@@ -51,7 +51,7 @@ enum ServeCommand: Command {
         "connections-for-new-ips", "min-data-rate",
         "cache-bytes", "max-lint-body", "max-lint-locales", "shutdown-grace", "catalogs", "store-busy-timeout",
         "store", "store-connections", "feed-token-file", "feed-retention-days", "webhook", "webhook-secret-file",
-        "webhook-timeout", "webhook-lease-seconds", "purge-keys",
+        "webhook-timeout", "webhook-lease-seconds", "no-purge-keys",
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -92,7 +92,7 @@ enum ServeCommand: Command {
         configuration.adminTokenFile = arguments.value("admin-token-file")
         configuration.environment = ProcessInfo.processInfo.environment
         configuration.accessLog = arguments.value("access-log") ?? "-"
-        configuration.purgeKeys = arguments.flag("purge-keys")
+        configuration.purgeKeys = !arguments.flag("no-purge-keys")
         switch (arguments.value("store"), arguments.value("data")) {
         case (let store?, nil): configuration.store = store
         case (nil, let directory?): configuration.store = "sqlite:" + directory
