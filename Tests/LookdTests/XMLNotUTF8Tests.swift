@@ -59,6 +59,28 @@ struct XMLNotUTF8Tests {
         #expect(error.contains("byte 0xFF at line 2, column 158 is not UTF-8"), "\(error.prefix(500))")
     }
 
+    /// Found by FuzzCatalogFormats' third run: a document whose `<?xml` is not a declaration libxml2 accepts
+    /// (`<?xml versionresources>`) but holds `encoding="utf-7"` before the first `?>` skipped the check too.
+    @Test("an Android file whose declaration is malformed before a later encoding=: exit 2, the byte named")
+    func androidMalformedDeclaration() throws {
+        let bytes = Array("<?xml versionresources>\n<str".utf8) + [0xE4]
+            + Array("ng namexml version=\"2.0\" encoding=\"utf-7\"?>\n<resources/>\n".utf8)
+        let (status, error) = try Self.importing("android", "values/strings.xml", bytes, pathIsFolder: true)
+        #expect(status == 2)
+        // Line 2; "<str" is 4 characters, so the byte is at column 5.
+        #expect(error.contains("byte 0xE4 at line 2, column 5 is not UTF-8"), "\(error.prefix(500))")
+    }
+
+    /// Found by FuzzCatalogFormats' fourth run: libxml2 hands FoundationXML a NULL for the data of `<?name?>`, and
+    /// FoundationXML's strlen of it was a SIGSEGV.
+    @Test("an XLIFF holding a processing instruction without data (<?xml?>): exit 2 with the reason")
+    func emptyProcessingInstruction() throws {
+        let bytes = Array("<?xml?>\n<xliff version=\"1.2\" xmlns=\"urn:oasis:names:tc:xliff:document:1.2\"><file original=\"a\" source-language=\"en\" target-language=\"de\" datatype=\"plaintext\"><body/></file></xliff>\n".utf8)
+        let (status, error) = try Self.importing("xliff", "de.xliff", bytes, pathIsFolder: false)
+        #expect(status == 2)
+        #expect(error.contains("processing instruction without data"), "\(error.prefix(500))")
+    }
+
     @Test("a document that declares ISO-8859-1 is still read, its bytes converted")
     func declaredLatin1() throws {
         let bytes = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><resources><string name=\"a\">caf".utf8) + [0xE9]

@@ -4,12 +4,12 @@
 /// `<str\u{FF}ing>` in an Android `strings.xml`). Pure functions; thread-safe.
 enum XMLEncodingCheck {
     /// Where the first byte that is not UTF-8 starts — line and column (in Unicode scalars) — and its value, when
-    /// the document is read as UTF-8: it has no UTF-16 byte order mark, and its XML declaration names no encoding,
-    /// names UTF-8 or UTF-16, or names one that is not an encoding name (XML 1.0 §4.3.3: `[A-Za-z][A-Za-z0-9._-]*`
-    /// between matching quotes). libxml2 reads all of those as UTF-8: it reports a malformed declaration and reads on,
-    /// and it ignores a UTF-16 declaration in a document whose declaration reads as single bytes (both crashed
-    /// FoundationXML through FuzzCatalogFormats: `encoding=\u{2}UTF-8"`, `encoding="UTF-16"`). Nil when every byte
-    /// is valid or the document names another encoding by its name (libxml2 converts those, or refuses them).
+    /// the document is read as UTF-8: it has no UTF-16 byte order mark, and it has no well-formed XML declaration
+    /// naming an encoding other than UTF-8 and UTF-16 (see `readAsUTF8`). libxml2 reads all of those as UTF-8: it
+    /// reports a malformed declaration and reads on, and it ignores a UTF-16 declaration in a document whose
+    /// declaration reads as single bytes (each crashed FoundationXML through FuzzCatalogFormats:
+    /// `encoding=\u{2}UTF-8"`, `encoding="UTF-16"`, `<?xml versionresources>` … `encoding="utf-7"?>`). Nil when every
+    /// byte is valid or the document declares another encoding by its name (libxml2 converts those, or refuses them).
     static func firstInvalidByte(_ bytes: [UInt8]) -> (position: FilePosition, byte: UInt8)? {
         guard readAsUTF8(bytes) else { return nil }
         // The standard library's validation first; lines and columns are counted only for a document that fails it
@@ -36,29 +36,42 @@ enum XMLEncodingCheck {
         }
     }
 
-    /// Whether libxml2 reads the document as UTF-8 (see `firstInvalidByte`).
+    /// Whether libxml2 reads the document as UTF-8 (see `firstInvalidByte`): anything but a well-formed declaration
+    /// (XML 1.0 §2.8, §4.3.3: `<?xml`, version 1.x, then the encoding, each quoted) naming neither UTF-8 nor UTF-16.
     private static func readAsUTF8(_ bytes: [UInt8]) -> Bool {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return false }
-        let head = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3).prefix(256)) : Array(bytes.prefix(256))
-        guard head.starts(with: Array("<?xml".utf8)), let end = head.firstRange(of: Array("?>".utf8))?.lowerBound,
-              let name = head[..<end].firstRange(of: Array("encoding".utf8)) else { return true }
-        guard let encoding = encodingName(head[name.upperBound..<end]) else { return true }
+        var rest = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3).prefix(256) : bytes.prefix(256)
+        guard rest.starts(with: Array("<?xml".utf8)) else { return true }
+        rest = rest.dropFirst(5)
+        guard let version = pseudoAttribute("version", &rest), version.starts(with: "1."), version.count > 2,
+              version.dropFirst(2).allSatisfy(\.isASCIIDigit),
+              let encoding = pseudoAttribute("encoding", &rest), isEncodingName(encoding) else { return true }
         return ["utf-8", "utf8", "utf-16", "utf16"].contains(encoding.lowercased())
     }
 
-    /// The encoding name of `Eq EncName` with its quotes (`= "ISO-8859-1"`), or nil when `text` does not start with one.
-    private static func encodingName(_ text: ArraySlice<UInt8>) -> String? {
+    /// `S name Eq "value"` (or single quotes) at the start of `rest`: its value, `rest` moved past it; nil otherwise.
+    private static func pseudoAttribute(_ name: String, _ rest: inout ArraySlice<UInt8>) -> String? {
         let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-        var rest = text.drop(while: isSpace)
-        guard rest.first == UInt8(ascii: "=") else { return nil }
-        rest = rest.dropFirst().drop(while: isSpace)
-        guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
-        let name = rest.dropFirst().prefix { $0 != quote }
-        let isLetter = { (byte: UInt8) in (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
-        let isNameByte = { (byte: UInt8) in
-            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || Array("._-".utf8).contains(byte)
-        }
-        guard name.endIndex < rest.endIndex, let first = name.first, isLetter(first), name.allSatisfy(isNameByte) else { return nil }
-        return String(decoding: name, as: UTF8.self)
+        guard let first = rest.first, isSpace(first) else { return nil }
+        var text = rest.drop(while: isSpace)
+        guard text.starts(with: Array(name.utf8)) else { return nil }
+        text = text.dropFirst(name.utf8.count).drop(while: isSpace)
+        guard text.first == UInt8(ascii: "=") else { return nil }
+        text = text.dropFirst().drop(while: isSpace)
+        guard let quote = text.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+        let value = text.dropFirst().prefix { $0 != quote }
+        guard value.endIndex < text.endIndex else { return nil }
+        rest = text[(value.endIndex + 1)...]
+        return String(decoding: value, as: UTF8.self)
     }
+
+    /// XML 1.0's EncName: `[A-Za-z] ([A-Za-z0-9._] | '-')*`.
+    private static func isEncodingName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -54,12 +54,17 @@ public struct XMLTree: Sendable, Hashable {
 
     /// Parses a document and returns its root element. Throws `ConversionError` with the parser's message,
     /// line and column, or, for elements nested deeper than `maxDepth`, where the first too deep one starts.
-    /// A document read as UTF-8 that holds a byte that is not UTF-8 is refused the same way, before the parser sees it.
+    /// A document read as UTF-8 that holds a byte that is not UTF-8, or one holding a processing instruction without
+    /// data, is refused the same way, before the parser sees it.
     public static func parse(_ bytes: [UInt8]) throws -> XMLTree {
         if let invalid = XMLEncodingCheck.firstInvalidByte(bytes) {
             let hex = String(invalid.byte, radix: 16, uppercase: true)
             throw ConversionError([.init(key: nil, reason: "not well-formed XML: byte 0x\(hex) at line \(invalid.position.line), column \(invalid.position.column) is not UTF-8", kind: .syntax,
                                          position: invalid.position)])
+        }
+        if let position = XMLEmptyInstructionCheck.firstEmptyInstruction(bytes) {
+            throw ConversionError([.init(key: nil, reason: "a processing instruction without data (<?name?>) is not supported", kind: .syntax,
+                                         position: position)])
         }
         let parser = XMLParser(data: Data(bytes))
         let builder = XMLTreeBuilder()
