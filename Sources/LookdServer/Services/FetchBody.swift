@@ -1,4 +1,5 @@
 import FNV
+import Locking
 import StableJSON
 
 /// The SDK fetch's body, `{"appKey","dashboard","direction","locale","look","publishedAt","texts","version"}` (keys
@@ -23,7 +24,7 @@ enum FetchBody {
         var hash: UInt64
         /// What the HTTP edge derives from these pieces (in the daemon: the engine's one copy of them per app version,
         /// which the responses it caches reference), kept once made and shared by every copy of this value.
-        let edge = EdgeSlot()
+        let edge = LazySlot()
 
         init(bytes: [UInt8], cut1: Int, cut2: Int) {
             self.bytes = bytes

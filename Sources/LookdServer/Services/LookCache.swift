@@ -19,7 +19,7 @@ struct CachedLook: Sendable {
     var shared: FetchBody.Shared
     var language: FetchBody.Language
     /// What the HTTP edge derives from this response, kept once made (shared by every copy of this value).
-    let edge = EdgeSlot()
+    let edge = LazySlot()
 
     init(appKey: String, version: Int, locale: LocaleTag, shared: FetchBody.Shared, language: FetchBody.Language) {
         self.appKey = appKey
