@@ -6,19 +6,26 @@
 enum XMLEmptyInstructionCheck {
     /// Where the first `<?name?>` starts — line and column (in Unicode scalars) — or nil when there is none.
     static func firstEmptyInstruction(_ bytes: [UInt8]) -> FilePosition? {
-        var start = bytes.startIndex
-        while let found = bytes[start...].firstRange(of: Array("<?".utf8)) {
-            let name = bytes[found.upperBound...].prefix { byte in
-                byte != UInt8(ascii: "?") && byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
-            }
-            if !name.isEmpty, bytes[name.endIndex...].starts(with: Array("?>".utf8)) {
-                let lineStart = bytes[..<found.lowerBound].lastIndex(of: 0x0A).map { $0 + 1 } ?? bytes.startIndex
-                let line = 1 + bytes[..<found.lowerBound].count { $0 == 0x0A }
-                let column = 1 + String(decoding: bytes[lineStart..<found.lowerBound], as: UTF8.self).unicodeScalars.count
-                return FilePosition(line: line, column: column)
-            }
-            start = found.upperBound
+        // A plain loop over the bytes: Data's generic `firstRange(of:)` used here before was 21% of the `lint-xliff`
+        // bench's samples (perf, 2 Dec 2026).
+        let question = UInt8(ascii: "?")
+        var index = bytes.startIndex
+        while index + 1 < bytes.endIndex {
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == question else { continue }
+            var end = index + 2
+            while end < bytes.endIndex, !isNameEnd(bytes[end]) { end += 1 }
+            guard end > index + 2, end + 1 < bytes.endIndex, bytes[end] == question, bytes[end + 1] == UInt8(ascii: ">") else { continue }
+            let lineStart = bytes[..<index].lastIndex(of: 0x0A).map { $0 + 1 } ?? bytes.startIndex
+            let line = 1 + bytes[..<index].count { $0 == 0x0A }
+            let column = 1 + String(decoding: bytes[lineStart..<index], as: UTF8.self).unicodeScalars.count
+            return FilePosition(line: line, column: column)
         }
         return nil
+    }
+
+    /// Whether `byte` ends an instruction's name: `?` or XML white space.
+    private static func isNameEnd(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "?") || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 }
