@@ -87,6 +87,58 @@ import Testing
         #expect(severities(LintConfiguration(checks: [.missingKey: .error])) == ["argument-type de error", "missing-key fr error"])
     }
 
+    /// A `lint.xml` the module's Gradle build points at (`lintConfig`, "fallback lint configuration (default
+    /// severities, etc.)" in the Android Gradle plugin's DSL; thunderbird-android keeps it in `config/lint/`):
+    /// read like a `lint.xml` above res/, in each spelling projects use — Kotlin DSL `lintConfig = file(…)` relative
+    /// to the module, Groovy `lintOptions { lintConfig file("${project.rootDir}/…") }`, `rootProject.file(…)`.
+    @Test func theLintXMLGradleNamesIsRead() throws {
+        let config = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <lint>
+                <issue id="MissingTranslation" severity="warning" />
+            </lint>
+
+            """
+        let scripts: [(file: String, script: String, lintXML: String)] = [
+            ("app/build.gradle.kts", "android {\n    lint {\n        lintConfig = file(\"config/lint/lint.xml\")\n    }\n}\n", "app/config/lint/lint.xml"),
+            ("app/build.gradle", "android {\n    lintOptions {\n        abortOnError false\n        lintConfig file(\"${project.rootDir}/config/lint/lint.xml\")\n    }\n}\n", "config/lint/lint.xml"),
+            ("app/build.gradle.kts", "android {\n    lint {\n        // lintConfig = file(\"elsewhere.xml\")\n        lintConfig = rootProject.file(\"config/lint/lint.xml\")\n    }\n}\n", "config/lint/lint.xml"),
+        ]
+        for (file, script, lintXML) in scripts {
+            let project = try Self.project()
+            defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+            try Data("include(\":app\")\n".utf8).write(to: project.appendingPathComponent("settings.gradle.kts"))
+            try Data(script.utf8).write(to: project.appendingPathComponent(file))
+            let target = project.appendingPathComponent(lintXML)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(config.utf8).write(to: target)
+            let input = try #require(try FormatLintInput.detect(path: project.appendingPathComponent("app/src/main/res").path))
+            let found = Linter(configuration: LintConfiguration()).lint(input).map { "\($0.check.code) \($0.locale ?? "") \($0.severity.rawValue)" }
+            #expect(found == ["argument-type de error", "missing-key fr warning"], "\(file): \(script)")
+        }
+    }
+
+    /// Gradle's `lintConfig` is the fallback: the project's own `lint.xml` above res/ wins for the issues it sets,
+    /// and the fallback still gives the others (here `StringFormatMatches` ignored: German's `%s` for `%d` is not reported).
+    @Test func theNearestLintXMLWinsOverGradlesFallback() throws {
+        let project = try Self.project()
+        defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+        try Data("android {\n    lint {\n        lintConfig = file(\"lint-default.xml\")\n    }\n}\n".utf8)
+            .write(to: project.appendingPathComponent("app/build.gradle.kts"))
+        try Data("""
+            <lint>
+                <issue id="MissingTranslation" severity="warning" />
+                <issue id="StringFormatMatches" severity="ignore" />
+            </lint>
+
+            """.utf8).write(to: project.appendingPathComponent("app/lint-default.xml"))
+        try Data("<lint>\n    <issue id=\"MissingTranslation\" severity=\"fatal\" />\n</lint>\n".utf8)
+            .write(to: project.appendingPathComponent("app/lint.xml"))
+        let input = try #require(try FormatLintInput.detect(path: project.appendingPathComponent("app/src/main/res").path))
+        #expect(Linter(configuration: LintConfiguration()).lint(input).map { "\($0.check.code) \($0.locale ?? "") \($0.severity.rawValue)" }
+            == ["missing-key fr error"])
+    }
+
     @Test func aFolderWithNothingToLintIsAUsageError() throws {
         let folder = try FormatCommandTests.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }

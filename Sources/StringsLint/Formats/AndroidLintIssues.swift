@@ -21,25 +21,36 @@ enum AndroidLintIssues {
         ids.reduce(into: []) { $0.formUnion(checks[$1] ?? []) }
     }
 
-    /// The severities the nearest `lint.xml` in the `res/` folder's parents (`app/src/main/res` → `app/src/main`,
-    /// `app/src`, `app`, the project root) gives lookd's checks through its issues' `severity`: `ignore` → off, `warning` and `informational` → warning, `error` and `fatal` → error (Android
-    /// lint's severities); `default` and unknown values say nothing. Where two issues cover one check, the
-    /// later wins. Empty when there is no `lint.xml`; an unreadable or malformed one says nothing.
+    /// The severities the project's `lint.xml` files give lookd's checks through their issues' `severity`:
+    /// `ignore` → off, `warning` and `informational` → warning, `error` and `fatal` → error (Android lint's
+    /// severities); `default` and unknown values say nothing. Read from the nearest `lint.xml` in the `res/`
+    /// folder's parents (`app/src/main/res` → `app/src/main`, `app/src`, `app`, the project root) and, as the
+    /// fallback for issues it does not set, the one the module's Gradle build names (`lintConfig`,
+    /// `GradleLintConfig`). Where two issues of one file cover one check, the later wins. Empty when there is
+    /// no `lint.xml`; an unreadable or malformed one says nothing.
     static func severities(projectAbove res: String) -> [LintCheck: LintSeverity] {
+        var result = GradleLintConfig.lintXMLPath(projectAbove: res).map(severities(lintXML:)) ?? [:]
         var folder = URL(fileURLWithPath: res).standardizedFileURL
         for _ in 0..<4 {
             folder.deleteLastPathComponent()
-            let file = folder.appendingPathComponent("lint.xml")
-            guard let data = FileManager.default.contents(atPath: file.path) else { continue }
-            guard let root = try? XMLTree.parse([UInt8](data)), root.name == "lint" else { return [:] }
-            let levels: [String: LintSeverity] = ["ignore": .off, "warning": .warning, "informational": .warning, "error": .error, "fatal": .error]
-            var result: [LintCheck: LintSeverity] = [:]
-            for issue in root.elements(named: "issue") {
-                guard let id = issue.attributes["id"], let severity = issue.attributes["severity"].flatMap({ levels[$0] }) else { continue }
-                for check in checks(for: [id]) { result[check] = severity }
-            }
-            return result
+            let file = folder.appendingPathComponent("lint.xml").path
+            guard FileManager.default.fileExists(atPath: file) else { continue }
+            result.merge(severities(lintXML: file)) { _, nearest in nearest }
+            break
         }
-        return [:]
+        return result
+    }
+
+    /// The severities one `lint.xml` gives lookd's checks; empty when it cannot be read or is not `<lint>`.
+    static func severities(lintXML path: String) -> [LintCheck: LintSeverity] {
+        guard let data = FileManager.default.contents(atPath: path),
+              let root = try? XMLTree.parse([UInt8](data)), root.name == "lint" else { return [:] }
+        let levels: [String: LintSeverity] = ["ignore": .off, "warning": .warning, "informational": .warning, "error": .error, "fatal": .error]
+        var result: [LintCheck: LintSeverity] = [:]
+        for issue in root.elements(named: "issue") {
+            guard let id = issue.attributes["id"], let severity = issue.attributes["severity"].flatMap({ levels[$0] }) else { continue }
+            for check in checks(for: [id]) { result[check] = severity }
+        }
+        return result
     }
 }
