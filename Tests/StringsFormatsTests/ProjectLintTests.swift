@@ -139,6 +139,41 @@ import Testing
             == ["missing-key fr error"])
     }
 
+    /// A flavour's res/ holding translations only (tuskyapp/Tusky's `app/src/green/res` has `values/` without
+    /// `strings.xml`): found in the project and linted against main's English. Android merges the flavour's
+    /// `values-de/strings.xml` over main's, so a string the flavour's file lacks is missing only when main's file of
+    /// that locale lacks it too. By hand: German passes `unread`'s `%d` as `%s`; French has no `unread` in either
+    /// file; Spanish (no main file) lacks `unread` and adds `archive`, which English does not have.
+    @Test func aFlavourHoldingOnlyTranslationsIsLintedAgainstMainsEnglish() throws {
+        let project = try Self.project()
+        defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+        let green = project.appendingPathComponent("app/src/green/res")
+        let files = [
+            "values-de/strings.xml": "<string name=\"unread\">%s ungelesen</string>",
+            "values-fr/strings.xml": "<string name=\"inbox\">Boîte</string>",
+            "values-es/strings.xml": "<string name=\"inbox\">Bandeja de entrada</string>\n    <string name=\"archive\">Archivar</string>",
+            "values/flavor-colors.xml": "<color name=\"tusky_blue\">#2b90d9</color>",
+        ]
+        for (path, body) in files {
+            let target = green.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n    \(body)\n</resources>\n".utf8).write(to: target)
+        }
+        #expect(ProjectSearch.lintableInputs(under: project.path).contains(green.path))
+        let input = try #require(try FormatLintInput.detect(path: green.path))
+        #expect(input.fileCount == 3)
+        let found = Linter(configuration: LintConfiguration()).lint(input).map {
+            [$0.check.code, String($0.file.dropFirst(green.path.count + 1)), $0.locale ?? "", $0.key ?? ""]
+        }
+        #expect(Set(found) == [
+            ["argument-type", "values-de/strings.xml", "de", "unread"],
+            ["missing-key", "values-fr/strings.xml", "fr", "unread"],
+            ["missing-key", "values-es/strings.xml", "es", "unread"],
+            ["extra-key", "values-es/strings.xml", "es", "archive"],
+        ])
+        #expect(found.count == 4)
+    }
+
     @Test func aFolderWithNothingToLintIsAUsageError() throws {
         let folder = try FormatCommandTests.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }

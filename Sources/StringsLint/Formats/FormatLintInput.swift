@@ -17,9 +17,17 @@ public struct FormatLintInput: Sendable {
     /// `res/values-de`): its path relative to the input; only findings in it are reported, checked against
     /// the project's source as a whole.
     public var scope: String?
+    /// Set for a flavour's `res/` folder holding translations only (`FlavourResources`): the module's main `res/`
+    /// folder, whose English is read as this input's `values/strings.xml` (its findings are main's, not reported
+    /// here); `providedByMain` holds, by locale, the keys main's file of that locale has (not missing here).
+    public var mainResources: String?
+    var providedByMain: [String: Set<String>] = [:]
 
-    /// How many files the input is (the `strings.xml` files of a `res/` folder; 1 otherwise).
-    public var fileCount: Int { max(1, files.files.keys.filter { $0.hasSuffix(".xml") || $0.isEmpty }.count) }
+    /// How many files the input is (the `strings.xml` files of a `res/` folder, main's English not counted for a
+    /// flavour's; 1 otherwise).
+    public var fileCount: Int {
+        max(1, files.files.keys.filter { $0.hasSuffix(".xml") || $0.isEmpty }.count - (mainResources == nil ? 0 : 1))
+    }
 
     /// The input at `path` when it is one of the three formats (by extension, an Xcode `.xcloc` bundle — its
     /// `Localized Contents/TAG.xliff` —, or a directory holding `values/strings.xml`); nil for anything else (lookd JSON catalogs are linted as before).
@@ -40,10 +48,18 @@ public struct FormatLintInput: Sendable {
             return input
         }
         if isDirectory.boolValue {
-            guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("values/\("strings.xml")")) else { return nil }
+            let main = FlavourResources.mainResources(of: path)
+            guard main != nil || FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("values/\("strings.xml")")) else { return nil }
             // Only the files the reader reads (`values*/strings.xml`), not a res/ folder's images and layouts.
-            let files = try FormatFiles.load(path: path) { $0.hasPrefix("values") && $0.hasSuffix("/strings.xml") && $0.split(separator: "/").count == 2 }
+            var files = try FormatFiles.load(path: path) { $0.hasPrefix("values") && $0.hasSuffix("/strings.xml") && $0.split(separator: "/").count == 2 }
             var input = FormatLintInput(name: path, files: files, reader: AndroidLintReader())
+            if let main {
+                let english = (main as NSString).appendingPathComponent("values/strings.xml")
+                files.files["values/strings.xml"] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: english)))
+                input = FormatLintInput(name: path, files: files, reader: AndroidLintReader())
+                input.mainResources = main
+                input.providedByMain = FlavourResources.providedByMain(main, folders: files.files.keys.compactMap { $0.split(separator: "/").first.map(String.init) })
+            }
             input.checkSeverities = AndroidLintIssues.severities(projectAbove: path)
             input.ignoredChecks = Set(input.checkSeverities.filter { $0.value == .off }.keys)
             return input

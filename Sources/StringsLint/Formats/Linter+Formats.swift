@@ -33,6 +33,8 @@ extension Linter {
         func emit(_ check: LintCheck, place: FormatLintReading.Place, locale: String?, key: String?, message: String, subject: String?) {
             let severity = configuration.severity(of: check, locale: locale, key: key)
             guard severity != .off, !input.ignoredChecks.contains(check), !reading.suppresses(check, locale: locale, key: key) else { return }
+            // A flavour's translation the flavour's file lacks is taken from main's file of the locale.
+            if check == .missingKey, let locale, let key, input.providedByMain[locale]?.contains(key) == true { return }
             // An argument the key declares may be left out of the English text and used by a translation.
             if check == .argumentMismatch, let key, let name = subject.flatMap({ $0.hasPrefix("extra:") ? String($0.dropFirst(6)) : nil }),
                reading.declaredArguments[key]?.contains(name) == true { return }
@@ -108,6 +110,11 @@ extension Linter {
                 emit(finding.check, place: place(locale: finding.locale, key: finding.key), locale: finding.locale, key: finding.key,
                      message: finding.message, subject: finding.subject)
             }
+        }
+        // A flavour's English is main's: its findings belong to main's lint.
+        if input.mainResources != nil {
+            let english = fileName("values/strings.xml")
+            findings.removeAll { $0.file == english }
         }
         if let scope = input.scope {
             let prefix = fileName(scope)

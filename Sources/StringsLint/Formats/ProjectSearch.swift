@@ -3,7 +3,8 @@ import Foundation
 /// Finds what `lookd lint` can check inside a project folder given above the catalogs (`lookd lint app/`, an
 /// Android or Xcode project's root): every Android resource folder (a folder holding `values/strings.xml`:
 /// `app/src/main/res`, a flavour's `app/src/beta/res`, a library module's res, Compose Multiplatform's
-/// `composeResources`) and every String Catalog (`*.xcstrings`).
+/// `composeResources`; a flavour's res holding only translations, `FlavourResources`) and every String Catalog
+/// (`*.xcstrings`).
 public enum ProjectSearch {
     /// Folders never searched: build output and dependency caches (Gradle's `build/`, Xcode's `DerivedData`,
     /// CocoaPods' `Pods`, `node_modules`); hidden folders (`.git`, `.gradle`, `.build`, `.idea`) are skipped too.
@@ -17,7 +18,7 @@ public enum ProjectSearch {
         var found: [String] = []
         var pending = [folder]
         while let current = pending.popLast() {
-            if manager.fileExists(atPath: join(current, "values/strings.xml")) {
+            if manager.fileExists(atPath: join(current, "values/strings.xml")) || FlavourResources.mainResources(of: current) != nil {
                 found.append(current)
                 continue
             }
