@@ -135,6 +135,61 @@ import Testing
         #expect(exported.files["values-b+sr+Latn/strings.xml"] == original.files["values-b+sr+Latn/strings.xml"])
     }
 
+    /// A changed Android resource keeps the team's specifier spelling where the meaning stays (docs/formats.md,
+    /// "Round trip"). Java's `Formatter`: an ordinary index (`%s %d`) is the arguments in order, the same as
+    /// `%1$s %2$d`, so the file's sequential spelling stays; a translation that reorders its arguments needs
+    /// explicit indices (`%2$d … %1$s`); `%1$.1f` keeps its precision and index; a resource new to a locale is
+    /// spelled as the English file spells it. Expected values written by hand from the files below.
+    @Test func aChangedAndroidResourceKeepsTheFilesSpecifiers() throws {
+        let english = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <resources>
+                <string name="sent">%s sent %d messages</string>
+                <string name="distance">%1$.1f km away</string>
+                <string name="moved">%s moved %d files</string>
+            </resources>
+
+            """
+        let german = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <resources>
+                <string name="sent">%s hat %d Nachrichten gesendet</string>
+                <string name="distance">%1$.1f km entfernt</string>
+                <string name="moved">%s hat %d Dateien verschoben</string>
+            </resources>
+
+            """
+        let original = FormatFiles(["values/strings.xml": Array(english.utf8), "values-de/strings.xml": Array(german.utf8)])
+        var (content, problems) = try Self.imported(AndroidResourcesFormat(), original)
+        #expect(problems.isEmpty)
+        let de = CatalogLocale(tag: "de")!, fr = CatalogLocale(tag: "fr")!
+        let imported = Dictionary(uniqueKeysWithValues: content.translations[de]!.map { ($0.key, $0.pattern) })
+        // Whatever ICU form the import gave each argument: only the words change, or the order of the two arguments.
+        let sent = try #require(imported["sent"]).replacingOccurrences(of: "gesendet", with: "verschickt")
+        let distance = try #require(imported["distance"]).replacingOccurrences(of: "entfernt", with: "weit weg")
+        let moved = try #require(imported["moved"])
+        let parts = moved.components(separatedBy: " hat ")
+        let reordered = parts[1].replacingOccurrences(of: " Dateien verschoben", with: "") + " Dateien von " + parts[0] + " verschoben"
+        content.translations[de] = content.translations[de]!.map { entry in
+            switch entry.key {
+            case "sent": .init(key: entry.key, pattern: sent)
+            case "distance": .init(key: entry.key, pattern: distance)
+            case "moved": .init(key: entry.key, pattern: reordered)
+            default: entry
+            }
+        }
+        content.translations[fr] = [.init(key: "sent", pattern: sent.replacingOccurrences(of: " hat ", with: " a ")
+                                        .replacingOccurrences(of: "Nachrichten verschickt", with: "messages envoyés"))]
+        let exported = try AndroidResourcesFormat().write(content, onto: original)
+        let expected = german
+            .replacingOccurrences(of: "%s hat %d Nachrichten gesendet", with: "%s hat %d Nachrichten verschickt")
+            .replacingOccurrences(of: "%1$.1f km entfernt", with: "%1$.1f km weit weg")
+            .replacingOccurrences(of: "%s hat %d Dateien verschoben", with: "%2$d Dateien von %1$s verschoben")
+        #expect(String(decoding: exported.files["values-de/strings.xml"]!, as: UTF8.self) == expected)
+        #expect(String(decoding: exported.files["values-fr/strings.xml"] ?? [], as: UTF8.self).contains("<string name=\"sent\">%s a %d messages envoyés</string>"))
+        #expect(exported.files["values/strings.xml"] == original.files["values/strings.xml"])
+    }
+
     @Test(.enabled(if: AndroidCompileTests.aapt2 != nil, "aapt2 is not installed (Debian package 'aapt'; scripts/install-deps.sh installs it): the round-trip export is not compiled"))
     func androidRoundTripExportCompiles() throws {
         let original = try Self.fixtureFiles("roundtrip-res")

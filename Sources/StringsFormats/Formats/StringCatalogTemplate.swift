@@ -8,7 +8,7 @@ import Strings
 ///   member as it is: `state` (`new`, `needs_review`, `stale`), `extractionState`, the comment without lookd's
 ///   lines, the specifiers as spelled (`%@ %@`, `%d`), substitution names, device variations, a missing `en`;
 /// - changed or new → lookd's own rendering (`StringCatalogFormat`) of that localization (or string), its
-///   specifiers spelled as the file spells them where the meaning stays (`StringCatalogSpecifierSpelling`);
+///   specifiers spelled as the file spells them where the meaning stays (`PrintfSpecifierSpelling`);
 /// - gone from the catalogs (it was imported, the catalogs no longer have it) → left out.
 /// Strings the import did not read (`shouldTranslate: false`, what lookd cannot hold) are kept as they are, as
 /// are the top-level members (`version`, `sourceLanguage`). When nothing changed the original bytes are
@@ -73,8 +73,8 @@ enum StringCatalogTemplate {
         var members: [JSONDocument.Member] = []
         // A localization the file did not have is spelled as the file spells the string's source text (its
         // source-language localization, else the key, which Xcode's extracted strings are).
-        let sourceSpelling = original["localizations"]?[sourceLanguage].flatMap(StringCatalogSpecifierSpelling.init(localization:))
-            ?? StringCatalogSpecifierSpelling(values: [key])
+        let sourceSpelling = original["localizations"]?[sourceLanguage].flatMap(PrintfSpecifierSpelling.init(localization:))
+            ?? PrintfSpecifierSpelling(values: [key])
         let metadataChanged = old.source?.description != new.source?.description || old.source?.maxLength != new.source?.maxLength
         var placedLocalizations = false
         for member in original.members ?? [] {
@@ -107,7 +107,7 @@ enum StringCatalogTemplate {
     /// The original's localizations, each changed one replaced by lookd's rendering in the file's specifier spelling
     /// (that localization's own, else `sourceSpelling`).
     private static func localizations(_ original: JSONDocument, replacement: JSONDocument?, old: KeyState, new: KeyState, sourceLanguage: String,
-                                      sourceSpelling: StringCatalogSpecifierSpelling?) -> JSONDocument {
+                                      sourceSpelling: PrintfSpecifierSpelling?) -> JSONDocument {
         let fresh = replacement?.members ?? []
         var members: [JSONDocument.Member] = []
         var seen: Set<String> = []
@@ -116,7 +116,7 @@ enum StringCatalogTemplate {
             if pattern(old, tag: member.key, sourceLanguage: sourceLanguage) == pattern(new, tag: member.key, sourceLanguage: sourceLanguage) {
                 members.append(member)
             } else if let rendered = fresh.first(where: { $0.key == member.key }) {
-                let spelling = StringCatalogSpecifierSpelling(localization: member.value) ?? sourceSpelling
+                let spelling = PrintfSpecifierSpelling(localization: member.value) ?? sourceSpelling
                 members.append(.init(rendered.key, spelling?.respelling(rendered.value) ?? rendered.value))
             }
         }

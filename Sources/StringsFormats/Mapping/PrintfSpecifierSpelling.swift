@@ -1,8 +1,9 @@
 import StableJSON
 
-/// How a String Catalog spells its arguments' specifiers (`%@ %@`, `%d`, `%.1f`), read from the values of a
-/// localization lookd did not write, so that a *changed* localization is written back with the same spelling
-/// instead of lookd's own (`%1$@ %2$@`, `%lld`): the diff then shows only the words the team changed. A value type.
+/// How a file spells its arguments' printf specifiers (String Catalogs `%@ %@`, `%d`, `%.1f`; Android `%s %d`,
+/// `%1$s`), read from the values of a localization or resource lookd did not write, so that a *changed* one is
+/// written back with the same spelling instead of lookd's own (`%1$@ %2$@`, `%lld`; `%1$s %2$d`, `%s`): the diff
+/// then shows only the words the team changed. A value type.
 ///
 /// A rendered specifier is respelled only when the meaning stays: the file spells the same argument with a
 /// specification of the same kind (text for text, integer for integer, a number for a number). Sequential
@@ -10,7 +11,7 @@ import StableJSON
 /// k), else positional ones (`%2$@ … %1$@`) with the file's specification. Substitution tokens (`%#@name@`) and
 /// `%arg` are left as rendered. Anything else — an argument the file never spells, another kind — leaves the value
 /// as lookd rendered it.
-struct StringCatalogSpecifierSpelling {
+struct PrintfSpecifierSpelling {
     private struct Spelled {
         /// The specification after `%` and `N$`: flags, width, precision, length modifier, conversion (`.1f`).
         var body: String
