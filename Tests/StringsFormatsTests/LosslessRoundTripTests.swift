@@ -83,6 +83,44 @@ import Testing
         #expect(value("%@ and %@", "fr") == "%@ et %@")
     }
 
+    /// A changed localization that uses substitutions keeps the names the file gives them (docs/formats.md, "Round
+    /// trip"): German's own `anzahl`, not the name lookd gives the argument; a localization the file did not have
+    /// takes the source language's (`count`). Expected values written by hand from the file below.
+    @Test func aChangedLocalizationKeepsTheFilesSubstitutionNames() throws {
+        func localization(_ template: String, _ name: String, one: String, other: String) -> String {
+            """
+            { "stringUnit" : { "state" : "translated", "value" : "\(template)" },
+                      "substitutions" : { "\(name)" : { "argNum" : 2, "formatSpecifier" : "lld", "variations" : { "plural" : {
+                        "one" : { "stringUnit" : { "state" : "translated", "value" : "\(one)" } },
+                        "other" : { "stringUnit" : { "state" : "translated", "value" : "\(other)" } } } } } } }
+            """
+        }
+        let file = """
+            { "sourceLanguage" : "en", "strings" : { "%@ liked %lld posts" : { "localizations" : {
+              "de" : \(localization("%1$@ gefällt %2$#@anzahl@", "anzahl", one: "%arg Beitrag", other: "%arg Beiträge")),
+              "en" : \(localization("%1$@ liked %2$#@count@", "count", one: "%arg post", other: "%arg posts")),
+              "ru" : \(localization("%1$@ понравилось %2$#@n@", "n", one: "%arg запись", other: "%arg записей")) } } }, "version" : "1.0" }
+
+            """
+        let original = FormatFiles(["": Array(file.utf8)])
+        var (content, problems) = try Self.imported(StringCatalogFormat(), original)
+        #expect(problems.isEmpty)
+        let de = CatalogLocale(tag: "de")!, fr = CatalogLocale(tag: "fr")!
+        let german = try #require(content.translations[de]?.first?.pattern)
+        content.translations[de] = [.init(key: "%@ liked %lld posts", pattern: german.replacingOccurrences(of: "Beiträge", with: "Posts"))]
+        content.translations[fr] = [.init(key: "%@ liked %lld posts", pattern: german.replacingOccurrences(of: "gefällt", with: "aime")
+                                        .replacingOccurrences(of: "Beiträge", with: "publications").replacingOccurrences(of: "Beitrag", with: "publication"))]
+        let exported = try #require(try StringCatalogFormat().write(content, onto: original).single)
+        let after = try JSONReader.readDocument(exported, options: .formatFile)
+        let localizations = try #require(after["strings"]?["%@ liked %lld posts"]?["localizations"])
+        #expect(localizations["de"]?["stringUnit"]?["value"]?.stringValue == "%1$@ gefällt %2$#@anzahl@")
+        #expect(localizations["de"]?["substitutions"]?.members?.map(\.key) == ["anzahl"])
+        #expect(localizations["de"]?["substitutions"]?["anzahl"]?["variations"]?["plural"]?["other"]?["stringUnit"]?["value"]?.stringValue == "%arg Posts")
+        #expect(localizations["fr"]?["stringUnit"]?["value"]?.stringValue == "%1$@ aime %2$#@count@")
+        #expect(localizations["fr"]?["substitutions"]?.members?.map(\.key) == ["count"])
+        #expect(localizations["ru"]?.jsonValue == (try JSONReader.readDocument(Array(file.utf8), options: .formatFile))["strings"]?["%@ liked %lld posts"]?["localizations"]?["ru"]?.jsonValue)
+    }
+
     @Test func removedAndAddedKeys() throws {
         let original = try Self.fixtureFiles("RoundTrip.xcstrings")
         var (content, _) = try Self.imported(StringCatalogFormat(), original)

@@ -8,7 +8,8 @@ import Strings
 ///   member as it is: `state` (`new`, `needs_review`, `stale`), `extractionState`, the comment without lookd's
 ///   lines, the specifiers as spelled (`%@ %@`, `%d`), substitution names, device variations, a missing `en`;
 /// - changed or new → lookd's own rendering (`StringCatalogFormat`) of that localization (or string), its
-///   specifiers spelled as the file spells them where the meaning stays (`PrintfSpecifierSpelling`);
+///   specifiers spelled as the file spells them where the meaning stays (`PrintfSpecifierSpelling`) and its
+///   substitutions named as the file names them (`StringCatalogSubstitutionNames`);
 /// - gone from the catalogs (it was imported, the catalogs no longer have it) → left out.
 /// Strings the import did not read (`shouldTranslate: false`, what lookd cannot hold) are kept as they are, as
 /// are the top-level members (`version`, `sourceLanguage`). When nothing changed the original bytes are
@@ -105,10 +106,11 @@ enum StringCatalogTemplate {
     }
 
     /// The original's localizations, each changed one replaced by lookd's rendering in the file's specifier spelling
-    /// (that localization's own, else `sourceSpelling`).
+    /// and with the file's substitution names (that localization's own, else the source language's).
     private static func localizations(_ original: JSONDocument, replacement: JSONDocument?, old: KeyState, new: KeyState, sourceLanguage: String,
                                       sourceSpelling: PrintfSpecifierSpelling?) -> JSONDocument {
         let fresh = replacement?.members ?? []
+        let sourceNames = original[sourceLanguage].flatMap(StringCatalogSubstitutionNames.init(localization:))
         var members: [JSONDocument.Member] = []
         var seen: Set<String> = []
         for member in original.members ?? [] {
@@ -117,13 +119,16 @@ enum StringCatalogTemplate {
                 members.append(member)
             } else if let rendered = fresh.first(where: { $0.key == member.key }) {
                 let spelling = PrintfSpecifierSpelling(localization: member.value) ?? sourceSpelling
-                members.append(.init(rendered.key, spelling?.respelling(rendered.value) ?? rendered.value))
+                let names = StringCatalogSubstitutionNames(localization: member.value) ?? sourceNames
+                let respelled = spelling?.respelling(rendered.value) ?? rendered.value
+                members.append(.init(rendered.key, names?.renaming(respelled) ?? respelled))
             }
         }
         for member in fresh where !seen.contains(member.key) {
             // The source language is added only when it changed (Xcode's extracted strings have none: the key is the text).
             if pattern(old, tag: member.key, sourceLanguage: sourceLanguage) == pattern(new, tag: member.key, sourceLanguage: sourceLanguage) { continue }
-            members.append(.init(member.key, sourceSpelling?.respelling(member.value) ?? member.value))
+            let respelled = sourceSpelling?.respelling(member.value) ?? member.value
+            members.append(.init(member.key, sourceNames?.renaming(respelled) ?? respelled))
         }
         // New ones go where Xcode puts them when the original is in Xcode's order (sorted), else last.
         let ordered = { (members: [JSONDocument.Member]) in members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } }
