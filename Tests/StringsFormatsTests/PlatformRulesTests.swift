@@ -71,6 +71,61 @@ import Testing
         #expect(english.keys.filter { $0.contains("|==|plural") || $0.hasPrefix("/") }.isEmpty)
     }
 
+    /// An Xcode export has one `<file>` per source file, and two files may hold the same plural key (an app's and its
+    /// widget's `Localizable.xcstrings`, two `.stringsdict`s). Each file's plural is its own message, keyed by the
+    /// file when an earlier file has the key, whatever form its units take — not merged with the first, not a
+    /// duplicate, not strings of their own. Expected from CLDR's Russian cardinal rules (one, few, many, other):
+    /// the widget's plurals have one and other only, so each lacks few and many; the app's are complete.
+    @Test func xcodePluralKeysRepeatedAcrossFilesStayEachFilesOwn() throws {
+        func unit(_ id: String, _ source: String, _ target: String) -> String {
+            "<trans-unit id=\"\(id)\" xml:space=\"preserve\"><source>\(source)</source><target state=\"translated\">\(target)</target></trans-unit>"
+        }
+        func file(_ original: String, _ units: [String]) -> String {
+            """
+            <file original="\(original)" source-language="en" target-language="ru" datatype="plaintext">
+            <header><tool tool-id="com.apple.dt.xcode" tool-name="Xcode" tool-version="15.2" build-num="15C500b"/></header>
+            <body>
+            \(units.joined(separator: "\n"))
+            </body>
+            </file>
+            """
+        }
+        let complete = [("one", "%lld file", "%lld файл"), ("few", "%lld files", "%lld файла"), ("many", "%lld files", "%lld файлов"), ("other", "%lld files", "%lld файла")]
+        let days = [("one", "%d day left", "Остался %d день"), ("few", "%d days left", "Осталось %d дня"), ("many", "%d days left", "Осталось %d дней"),
+                    ("other", "%d days left", "Осталось %d дня")]
+        let books = [("one", "%2$lld book", "%2$lld книга"), ("few", "%2$lld books", "%2$lld книги"), ("many", "%2$lld books", "%2$lld книг"),
+                     ("other", "%2$lld books", "%2$lld книги")]
+        let xliff = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+            \(file("App/Localizable.xcstrings", complete.map { unit("%lld files|==|plural.\($0.0)", $0.1, $0.2) } + [unit("summary", "Your shelf", "Ваша полка")]))
+            \(file("Widget/Localizable.xcstrings", [complete[0], complete[3]].map { unit("%lld files|==|plural.\($0.0)", $0.1, $0.2) }
+                + [unit("summary", "This %1$@ has %2$#@books@.", "На полке %1$@ %2$#@books@.")]
+                + books.map { unit("summary|==|substitutions.books.plural.\($0.0)", $0.1, $0.2) }))
+            \(file("App/Base.lproj/Localizable.stringsdict", days.map { unit("/%d days left:dict/days:dict/\($0.0):dict/:string", $0.1, $0.2) }))
+            \(file("Widget/Base.lproj/Localizable.stringsdict", [days[0], days[3]].map { unit("/%d days left:dict/days:dict/\($0.0):dict/:string", $0.1, $0.2) }))
+            </xliff>
+
+            """
+        let input = try #require(FormatLintInput(name: "ru.xliff", kind: "xliff", files: FormatFiles(["": Array(xliff.utf8)])))
+        let found = Linter().lint(input).map { "\($0.check.code) \($0.locale ?? "-") \($0.key ?? "-")" }.sorted()
+        #expect(found == [
+            "missing-plural-category ru Widget/Base.lproj/Localizable.stringsdict|%d days left",
+            "missing-plural-category ru Widget/Base.lproj/Localizable.stringsdict|%d days left",
+            "missing-plural-category ru Widget/Localizable.xcstrings|%lld files",
+            "missing-plural-category ru Widget/Localizable.xcstrings|%lld files",
+        ])
+        let (content, problems) = try XLIFFDocument(bytes: Array(xliff.utf8)).contentSkippingProblems()
+        #expect(problems.isEmpty)
+        let russian = Dictionary(uniqueKeysWithValues: (content.translations[CatalogLocale(tag: "ru")!] ?? []).map { ($0.key, $0.pattern) })
+        // ICU MessageFormat written by hand from the units.
+        #expect(content.source.map(\.key) == ["%lld files", "summary", "Widget/Localizable.xcstrings|%lld files", "Widget/Localizable.xcstrings|summary",
+                                              "%d days left", "Widget/Base.lproj/Localizable.stringsdict|%d days left"])
+        #expect(russian["summary"] == "Ваша полка")
+        #expect(russian["Widget/Localizable.xcstrings|summary"] == "На полке {arg1} {books, plural, one {# книга} few {# книги} many {# книг} other {# книги}}.")
+        #expect(russian["Widget/Base.lproj/Localizable.stringsdict|%d days left"] == "{days, plural, one {Остался # день} other {Осталось # дня}}")
+    }
+
     @Test func xcodePluralUnitIDs() {
         #expect(XLIFFPluralUnits.parse(id: "%lld items|==|plural.one")?.key == "%lld items")
         #expect(XLIFFPluralUnits.parse(id: "%lld items|==|plural.one")?.part == .catalogCategory("one"))

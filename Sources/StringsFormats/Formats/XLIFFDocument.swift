@@ -5,7 +5,8 @@ import Strings
 /// printf placeholders; lookd's own hold one `<file>` and ICU MessageFormat. A value type.
 public struct XLIFFDocument: Sendable {
     public struct Unit: Sendable {
-        public let id: String
+        /// The unit's id, keyed by its `<file>`'s `original` when an earlier file has its message (`XLIFFMessageScope`).
+        public internal(set) var id: String
         public let source: String
         public let target: String?
         /// The target's `state` (`translated`, `needs-translation`, `needs-review-translation`, `new`, …).
@@ -30,7 +31,8 @@ public struct XLIFFDocument: Sendable {
     }
 
     public let targetLanguage: String
-    /// Every file's units in document order; a unit id met in an earlier file is keyed `original|id`.
+    /// Every file's units in document order; a message (a string, a plural's units) whose key an earlier file has is
+    /// keyed `original|key` (`XLIFFMessageScope`).
     public let units: [Unit]
     public let files: [File]
 
@@ -45,7 +47,7 @@ public struct XLIFFDocument: Sendable {
         guard !fileElements.isEmpty else { throw ConversionError(key: nil, reason: "no <file> in the XLIFF") }
         var target: String?
         var files: [File] = []
-        var seen: Set<String> = []
+        var used: Set<String> = []
         for file in fileElements {
             guard file.attributes["source-language"] == "en" else { throw ConversionError(key: nil, reason: "source-language must be en (line \(file.position.line))") }
             guard let language = file.attributes["target-language"] else { throw ConversionError(key: nil, reason: "<file> has no target-language (line \(file.position.line))") }
@@ -56,18 +58,17 @@ public struct XLIFFDocument: Sendable {
             let original = file.attributes["original"]
             let tool = file.firstElement(named: "header")?.firstElement(named: "tool")?.attributes["tool-id"]
             let isPrintf = tool == "com.apple.dt.xcode" || !(original ?? "en.json").hasSuffix(".json")
-            let units = try file.elements(named: "body").flatMap { $0.elements(named: "trans-unit") }.compactMap { element -> Unit? in
+            var units = try file.elements(named: "body").flatMap { $0.elements(named: "trans-unit") }.compactMap { element -> Unit? in
                 // Xcode exports an empty string (a `Text("")`) as a unit with an empty id and source: nothing to translate.
                 if element.attributes["id"] == "", element.firstElement(named: "source")?.text ?? "" == "" { return nil }
                 guard let id = element.attributes["id"] else { throw ConversionError(key: nil, reason: "<trans-unit> without an id at line \(element.position.line)") }
                 guard let source = element.firstElement(named: "source")?.text else { throw ConversionError(key: id, reason: "<trans-unit> without <source>") }
-                let key = seen.insert(id).inserted ? id : (original ?? "") + "|" + id
-                seen.insert(key)
                 let targetElement = element.firstElement(named: "target")
-                return Unit(id: key, source: source, target: targetElement?.text, state: targetElement?.attributes["state"],
+                return Unit(id: id, source: source, target: targetElement?.text, state: targetElement?.attributes["state"],
                             note: element.firstElement(named: "note")?.text, maxWidth: element.attributes["maxwidth"].flatMap { Int($0) },
                             position: element.position)
             }
+            for (index, id) in XLIFFMessageScope.scoped(units.map(\.id), original: original, used: &used).enumerated() { units[index].id = id }
             files.append(File(original: original, isPrintf: isPrintf, units: units))
         }
         targetLanguage = target ?? ""
