@@ -2,27 +2,39 @@
 #include "response.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/// One run of a prepared response's body: bytes it owns (`owner` NULL), or bytes of another prepared value it retains.
+/// One run of a prepared response's body: `length` bytes at `offset` of the bytes it owns (`owner` NULL: after its
+/// head), or of the one run of another prepared value it retains. 16 bytes: an SDK fetch entry has five of them
+/// (docs/http.md, "The engine's response cache": every byte here counts against the cache's bound).
 typedef struct prepared_part {
     he_prepared *owner;
-    const unsigned char *bytes;
-    size_t length;
+    uint32_t offset;
+    uint32_t length;
 } prepared_part;
 
+/// One block: this header, the parts, the head, then the body bytes it owns (no padding: a part's alignment is the
+/// header's, and the bytes after them need none).
 struct he_prepared {
     atomic_long references;
     int status;
-    size_t head_len;     // status line, fields and Content-Length, without the final CRLF
+    uint32_t head_len;     // status line, fields and Content-Length, without the final CRLF
+    uint32_t part_count;
+    unsigned char shareable;   // written without X-Request-Id (he_prepared_set_shareable)
     size_t body_len;
-    size_t part_count;
     size_t size;         // bytes of this block (what it costs; retained owners not included)
-    int shareable;       // written without X-Request-Id (he_prepared_set_shareable)
-    prepared_part *parts;
-    unsigned char bytes[];   // the head, then the body bytes it owns, then the parts
+    prepared_part parts[];
 };
+
+/// The head, then the bytes it owns.
+static unsigned char *block_bytes(const he_prepared *prepared) {
+    return (unsigned char *)(uintptr_t)(prepared->parts + prepared->part_count);
+}
+
+/// The bytes a value owns (after its head).
+static unsigned char *owned_bytes(const he_prepared *prepared) { return block_bytes(prepared) + prepared->head_len; }
 
 const char *he_reason(int status) {
     switch (status) {
@@ -108,37 +120,37 @@ he_prepared *he_prepared_create_parts(int status, const char *fields, size_t fie
         // Shared bytes must be a value's own single run (he_prepared_bytes, or a plain prepared response's body).
         const he_prepared *shared = parts[i].shared;
         if (shared && (shared->part_count != 1 || shared->parts[0].owner || parts[i].offset + parts[i].length > shared->body_len)) return NULL;
+        if (parts[i].length > UINT32_MAX) return NULL;
         body_len += parts[i].length;
         if (!parts[i].shared) owned += parts[i].length;
         kept++;
     }
     size_t head_room = status > 0 ? head_length(status, fields_len, body_len) : 0;
-    size_t size = sizeof(he_prepared) + head_room + owned + (kept ? kept : 1) * sizeof(prepared_part) + sizeof(void *);
+    if (head_room > UINT32_MAX || owned > UINT32_MAX) return NULL;
+    size_t size = sizeof(he_prepared) + kept * sizeof(prepared_part) + head_room + owned;
     he_prepared *prepared = malloc(size);
     if (!prepared) return NULL;
     atomic_init(&prepared->references, 1);
     prepared->status = status;
     prepared->shareable = 0;
     prepared->size = size;
-    prepared->head_len = status > 0 ? he_write_head(prepared->bytes, status, fields, fields_len, body_len) : 0;
+    prepared->part_count = (uint32_t)kept;
+    prepared->head_len = status > 0 ? (uint32_t)he_write_head(block_bytes(prepared), status, fields, fields_len, body_len) : 0;
     prepared->body_len = body_len;
-    unsigned char *out = prepared->bytes + prepared->head_len;
-    uintptr_t table = ((uintptr_t)(out + owned) + sizeof(void *) - 1) & ~(uintptr_t)(sizeof(void *) - 1);
-    prepared->parts = (prepared_part *)table;
-    prepared->part_count = 0;
+    size_t at = 0, index = 0;
     for (size_t i = 0; has_body && i < count; i++) {
         if (parts[i].length == 0) continue;
-        prepared_part *part = &prepared->parts[prepared->part_count++];
-        part->length = parts[i].length;
+        prepared_part *part = &prepared->parts[index++];
+        part->length = (uint32_t)parts[i].length;
         if (parts[i].shared) {
             he_prepared_retain(parts[i].shared);
             part->owner = parts[i].shared;
-            part->bytes = parts[i].shared->parts[0].bytes + parts[i].offset;
+            part->offset = (uint32_t)(parts[i].shared->parts[0].offset + parts[i].offset);
         } else {
-            memcpy(out, parts[i].bytes, parts[i].length);
+            memcpy(owned_bytes(prepared) + at, parts[i].bytes, parts[i].length);
             part->owner = NULL;
-            part->bytes = out;
-            out += parts[i].length;
+            part->offset = (uint32_t)at;
+            at += parts[i].length;
         }
     }
     return prepared;
@@ -162,7 +174,7 @@ void he_prepared_set_shareable(he_prepared *prepared) { prepared->shareable = 1;
 int he_prepared_shareable(const he_prepared *prepared) { return prepared->shareable; }
 int he_prepared_status(const he_prepared *prepared) { return prepared->status; }
 size_t he_prepared_body_length(const he_prepared *prepared) { return prepared->body_len; }
-const unsigned char *he_prepared_head(const he_prepared *prepared, size_t *length) { *length = prepared->head_len; return prepared->bytes; }
+const unsigned char *he_prepared_head(const he_prepared *prepared, size_t *length) { *length = prepared->head_len; return block_bytes(prepared); }
 
 size_t he_prepared_part_count(const he_prepared *prepared) { return prepared->part_count; }
 
@@ -170,5 +182,5 @@ const unsigned char *he_prepared_part(he_prepared *prepared, size_t index, size_
     const prepared_part *part = &prepared->parts[index];
     *length = part->length;
     *owner = part->owner ? part->owner : prepared;
-    return part->bytes;
+    return owned_bytes(*owner) + part->offset;
 }

@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,27 +21,36 @@ enum {
 /// The status line every 304 starts with (he_write_head's).
 static const char not_modified_line[] = "HTTP/1.1 304 Not Modified\r\n";
 
+/// 120 bytes before its strings (x86-64): with the two responses' blocks, what an entry costs is documented in
+/// docs/http.md ("The engine's response cache") and checked by hand in ResponseCacheTests.
 typedef struct cache_entry {
     struct cache_entry *next;    // the bucket's chain
     unsigned long long hash;     // of the target
-    unsigned long long tag_hash;
-    size_t cost;
-    unsigned ring_slot;
-    unsigned char referenced;    // CLOCK: answered since the hand last passed
-    unsigned char label;
-    unsigned char vary_mask;
-    unsigned char held, offered; // codings held (bit i: ok[i] is set) and made by the application
     he_prepared *ok[HE_CODINGS];
     // A coding's 304, or NULL when its fields are a run of its 200's head (the usual case: the 304 is then written from
     // that run, see derived_304): `nm_offset` and `nm_len` place the run. Not keeping a second head per entry is what
     // lets the bound hold 81,000 of the 3,000-app spread's 150,000 responses instead of 54,000 (docs/benchmarks.md, run H).
     he_prepared *not_modified[HE_CODINGS];
+    uint32_t cost;
+    uint32_t ring_slot;
     unsigned short nm_offset[HE_CODINGS], nm_len[HE_CODINGS];
-    unsigned short target_len, tag_len, etag_len;   // etag_len: all the codings' tags together (each at most MAX_STRING)
+    // The tag is a run of the target when it occurs in it (an SDK fetch's app key does: not stored twice, 41 bytes an
+    // entry), else stored after it: `tag_offset` places it in `bytes`.
+    unsigned short target_len, tag_offset, tag_len, etag_len;   // etag_len: all the codings' tags together (each at most MAX_STRING)
     unsigned short etag_lens[HE_CODINGS];
     unsigned short vary_lens[HE_CACHE_VARY_MAX];    // VARY_ABSENT: the field absent
-    unsigned char bytes[];       // target, tag, each held coding's tag in coding order, then the vary values in mask order
+    unsigned char referenced;    // CLOCK: answered since the hand last passed
+    unsigned char label;
+    unsigned char vary_mask;
+    unsigned char held, offered; // codings held (bit i: ok[i] is set) and made by the application
+    unsigned char bytes[];       // target, the tag unless it is a run of the target, each held coding's tag in coding
+                                 // order, then the vary values in mask order
 } cache_entry;
+
+/// Where the entry's codings' tags start in `bytes`: after the target and the tag when the tag is stored on its own.
+static size_t etags_start(const cache_entry *entry) {
+    return entry->tag_offset < entry->target_len ? entry->target_len : entry->target_len + entry->tag_len;
+}
 
 typedef struct shard {
     pthread_mutex_t lock;
@@ -124,7 +134,7 @@ static void free_entry(cache_entry *entry) {
 
 /// Coding `coding`'s tag in the entry (empty when not held).
 static const unsigned char *entry_etag(const cache_entry *entry, int coding) {
-    const unsigned char *at = entry->bytes + entry->target_len + entry->tag_len;
+    const unsigned char *at = entry->bytes + etags_start(entry);
     for (int c = 0; c < coding; c++) at += entry->etag_lens[c];
     return at;
 }
@@ -148,7 +158,7 @@ unsigned long long he_response_cache_generation(he_response_cache *cache) {
 }
 
 static const unsigned char *entry_vary_value(const cache_entry *entry, size_t index) {
-    const unsigned char *at = entry->bytes + entry->target_len + entry->tag_len + entry->etag_len;
+    const unsigned char *at = entry->bytes + etags_start(entry) + entry->etag_len;
     for (size_t i = 0; i < index; i++) {
         if ((entry->vary_mask >> i) & 1) at += entry->vary_lens[i] == VARY_ABSENT ? 0 : entry->vary_lens[i];
     }
@@ -222,26 +232,29 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
         if (spec->vary_lens[i] > MAX_STRING) return 0;
         vary_bytes += spec->vary_lens[i];
     }
-    // Built entirely before taking the shard's lock.
-    size_t own = spec->target_len + spec->tag_len + etags_len + vary_bytes;
+    // Built entirely before taking the shard's lock. The tag, when it is a run of the target, is not stored again.
+    const char *tag_in_target = spec->tag_len ? memmem(spec->target, spec->target_len, spec->tag, spec->tag_len) : NULL;
+    size_t own = spec->target_len + (tag_in_target ? 0 : spec->tag_len) + etags_len + vary_bytes;
     cache_entry *entry = malloc(sizeof *entry + own);
     if (!entry) return 0;
     entry->next = NULL;
     entry->hash = he_fnv1a64(HE_FNV1A64_BASIS, spec->target, spec->target_len);
-    entry->tag_hash = he_fnv1a64(HE_FNV1A64_BASIS, spec->tag, spec->tag_len);
     entry->referenced = 0;
     entry->label = spec->label;
     entry->vary_mask = spec->vary_mask;
     entry->target_len = spec->target_len;
     entry->tag_len = spec->tag_len;
+    entry->tag_offset = tag_in_target ? (unsigned short)(tag_in_target - spec->target) : spec->target_len;
     entry->etag_len = etags_len;
     entry->offered = (spec->offered | 1u << HE_CODING_IDENTITY) & ((1u << HE_CODINGS) - 1);
     entry->held = 0;
     unsigned char *at = entry->bytes;
     memcpy(at, spec->target, spec->target_len);
     at += spec->target_len;
-    if (spec->tag_len) memcpy(at, spec->tag, spec->tag_len);
-    at += spec->tag_len;
+    if (!tag_in_target) {
+        if (spec->tag_len) memcpy(at, spec->tag, spec->tag_len);
+        at += spec->tag_len;
+    }
     size_t prepared_bytes = 0;
     for (int c = 0; c < HE_CODINGS; c++) {
         entry->ok[c] = entry->not_modified[c] = NULL;
@@ -266,9 +279,10 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
         if (spec->vary_lens[i]) memcpy(at, spec->vary_values[i], spec->vary_lens[i]);
         at += spec->vary_lens[i];
     }
-    entry->cost = sizeof *entry + own + prepared_bytes;
+    size_t cost = sizeof *entry + own + prepared_bytes;
+    entry->cost = (uint32_t)cost;
     shard *s = &cache->shards[shard_of(entry->hash)];
-    if (entry->cost > cache->shard_capacity) {
+    if (cost > cache->shard_capacity || cost > UINT32_MAX) {
         free_entry(entry);
         return 0;
     }
@@ -330,7 +344,7 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
         }
         size_t slot = s->free_count ? s->free_slots[--s->free_count] : s->ring_len++;
         s->ring[slot] = entry;
-        entry->ring_slot = slot;
+        entry->ring_slot = (uint32_t)slot;
         cache_entry **bucket = &s->buckets[bucket_of(entry->hash)];
         entry->next = *bucket;
         *bucket = entry;
@@ -353,7 +367,6 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
 
 void he_response_cache_purge(he_response_cache *cache, const char *tag, size_t tag_len) {
     atomic_fetch_add_explicit(&cache->generation, 1, memory_order_acq_rel);
-    unsigned long long tag_hash = tag ? he_fnv1a64(HE_FNV1A64_BASIS, tag, tag_len) : 0;
     for (int i = 0; i < SHARDS; i++) {
         shard *s = &cache->shards[i];
         cache_entry *dropped = NULL;
@@ -361,8 +374,7 @@ void he_response_cache_purge(he_response_cache *cache, const char *tag, size_t t
         for (size_t k = 0; k < s->ring_len; k++) {
             cache_entry *entry = s->ring[k];
             if (!entry) continue;
-            if (tag && (entry->tag_hash != tag_hash || entry->tag_len != tag_len ||
-                        memcmp(entry->bytes + entry->target_len, tag, tag_len) != 0)) continue;
+            if (tag && (entry->tag_len != tag_len || memcmp(entry->bytes + entry->tag_offset, tag, tag_len) != 0)) continue;
             unlink_entry(s, entry);
             entry->next = dropped;
             dropped = entry;
