@@ -121,6 +121,24 @@ import Testing
         #expect(localizations["ru"]?.jsonValue == (try JSONReader.readDocument(Array(file.utf8), options: .formatFile))["strings"]?["%@ liked %lld posts"]?["localizations"]?["ru"]?.jsonValue)
     }
 
+    /// A localization varying by device with its substitutions at the root (PlatformRulesTests.deviceSubstitutionCatalog)
+    /// is what lookd's catalogs cannot hold: import carries it, and export gives it back as it was — untouched, and
+    /// the whole file byte for byte when nothing else changed.
+    @Test func deviceVariationsWithSubstitutionsAreCarried() throws {
+        let original = FormatFiles(["": Array(PlatformRulesTests.deviceSubstitutionCatalog.utf8)])
+        var (content, carried) = try Self.imported(StringCatalogFormat(), original)
+        #expect(Set(carried.compactMap(\.key)) == ["%lld photos"])
+        #expect(content.source.map(\.key) == ["Done"])
+        #expect(try StringCatalogFormat().write(content, onto: original).single == original.single)
+        let german = CatalogLocale(tag: "de")!
+        content.translations[german] = [.init(key: "Done", pattern: "Erledigt")]
+        let exported = try #require(try StringCatalogFormat().write(content, onto: original).single)
+        let before = try JSONReader.readDocument(original.single!, options: .formatFile)
+        let after = try JSONReader.readDocument(exported, options: .formatFile)
+        #expect(after["strings"]?["%lld photos"]?.jsonValue == before["strings"]?["%lld photos"]?.jsonValue)
+        #expect(after["strings"]?["Done"]?["localizations"]?["de"]?["stringUnit"]?["value"]?.stringValue == "Erledigt")
+    }
+
     @Test func removedAndAddedKeys() throws {
         let original = try Self.fixtureFiles("RoundTrip.xcstrings")
         var (content, _) = try Self.imported(StringCatalogFormat(), original)

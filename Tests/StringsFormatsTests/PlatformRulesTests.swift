@@ -126,6 +126,42 @@ import Testing
         #expect(russian["Widget/Base.lproj/Localizable.stringsdict|%d days left"] == "{days, plural, one {Остался # день} other {Осталось # дня}}")
     }
 
+    /// A String Catalog localization that varies by device and counts with a substitution: Xcode keeps the
+    /// substitutions beside `variations` at the localization's root, and each device's text refers to them
+    /// (`%#@COUNT@`; its export has `KEY|==|device.iphone`, `KEY|==|device.other` and one
+    /// `KEY|==|substitutions.COUNT.plural.one`, … — no substitution nested in a device). Each device variation is
+    /// linted as a string of its own with those substitutions. Expected from CLDR's cardinal rules: German needs
+    /// one and other, so its substitution with `other` only lacks `one` in both variations; Russian's is complete.
+    static let deviceSubstitutionCatalog: String = {
+        func unit(_ value: String) -> String { "{ \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"\(value)\" } }" }
+        func localization(_ categories: [(String, String)], iphone: String) -> String {
+            let plural = categories.map { "\"\($0.0)\" : \(unit($0.1))" }.joined(separator: ",\n      ")
+            return """
+                { "substitutions" : { "COUNT" : { "argNum" : 1, "formatSpecifier" : "lld", "variations" : { "plural" : {
+                      \(plural) } } } },
+                  "variations" : { "device" : { "iphone" : \(unit(iphone)), "other" : \(unit("%#@COUNT@")) } } }
+                """
+        }
+        let russian = ["one", "few", "many", "other"].map { ($0, "%arg фото") }
+        return """
+            { "sourceLanguage" : "en", "strings" : { "%lld photos" : { "localizations" : {
+              "de" : \(localization([("other", "%arg Fotos")], iphone: "%#@COUNT@ auf diesem iPhone")),
+              "en" : \(localization([("one", "%arg photo"), ("other", "%arg photos")], iphone: "%#@COUNT@ on this iPhone")),
+              "ru" : \(localization(russian, iphone: "%#@COUNT@ на этом iPhone")) } },
+              "Done" : { "localizations" : { "de" : \(unit("Fertig")), "ru" : \(unit("Готово")) } } }, "version" : "1.1" }
+
+            """
+    }()
+
+    @Test func deviceVariationsWithSubstitutionsAreLintedPerVariation() throws {
+        let input = try #require(FormatLintInput(name: "Localizable.xcstrings", kind: "xcstrings", files: FormatFiles(["": Array(Self.deviceSubstitutionCatalog.utf8)])))
+        let found = Linter().lint(input).map { "\($0.check.code) \($0.locale ?? "-") \($0.key ?? "-")" }.sorted()
+        #expect(found == [
+            "missing-plural-category de %lld photos (device: iphone)",
+            "missing-plural-category de %lld photos (device: other)",
+        ])
+    }
+
     @Test func xcodePluralUnitIDs() {
         #expect(XLIFFPluralUnits.parse(id: "%lld items|==|plural.one")?.key == "%lld items")
         #expect(XLIFFPluralUnits.parse(id: "%lld items|==|plural.one")?.part == .catalogCategory("one"))

@@ -59,6 +59,7 @@ public struct StringCatalogDocument: Sendable {
     }
 
     /// `entry` as one entry per device or width variation (`KEY (device: iphone)`); itself when nothing varies so.
+    /// A variation's text is read with the localization's substitutions (they sit beside `variations`, at its root).
     static func splitByVariation(_ entry: Entry) -> [Entry] {
         var dimension: String?
         var cases: [String] = []
@@ -73,8 +74,13 @@ public struct StringCatalogDocument: Sendable {
         return cases.map { name in
             let localizations = entry.localizations.compactMap { localization -> Localization? in
                 guard let variations = localization.tree["variations"], let byKind = variations[dimension] else { return localization }
-                guard let tree = byKind[name] else { return nil }
+                guard var tree = byKind[name] else { return nil }
                 let state = tree["stringUnit"]?["state"]?.stringValue ?? localization.state
+                // Substitutions sit beside the variations, at the localization's root, and every variation's text
+                // refers to them (`%#@COUNT@`; Xcode exports them once, `KEY|==|substitutions.COUNT.plural.one`).
+                if let substitutions = localization.tree["substitutions"], tree["substitutions"] == nil, case .object(let members) = tree.value {
+                    tree = JSONDocument(.object(members + [.init("substitutions", substitutions)]), position: tree.position)
+                }
                 return Localization(locale: localization.locale, state: state, position: FilePosition(tree.position), tree: tree)
             }
             return Entry(key: "\(entry.key) (\(dimension): \(name))", comment: entry.comment, position: entry.position, localizations: localizations)
