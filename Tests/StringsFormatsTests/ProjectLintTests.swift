@@ -172,6 +172,10 @@ import Testing
             ["extra-key", "values-es/strings.xml", "es", "archive"],
         ])
         #expect(found.count == 4)
+        // One locale of the flavour given as the PATH: its findings only.
+        let spanish = try #require(try FormatLintInput.detect(path: green.appendingPathComponent("values-es/strings.xml").path))
+        #expect(Set(Linter(configuration: LintConfiguration()).lint(spanish).map { [$0.check.code, $0.locale ?? "", $0.key ?? ""] })
+            == [["missing-key", "es", "unread"], ["extra-key", "es", "archive"]])
     }
 
     @Test func aFolderWithNothingToLintIsAUsageError() throws {

@@ -70,7 +70,8 @@ public struct FormatLintInput: Sendable {
     }
 
     /// For a `values*/strings.xml` file or a `values*` folder of an Android `res/` folder (one holding
-    /// `values/strings.xml`): that `res/` folder and the path's place in it.
+    /// `values/strings.xml`, or a flavour's holding translations only: `FlavourResources`): that `res/` folder and
+    /// the path's place in it.
     static func androidResources(containing path: String, isDirectory: Bool) -> (res: String, relative: String)? {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         let folder = isDirectory ? trimmed : (trimmed as NSString).deletingLastPathComponent
@@ -79,7 +80,8 @@ public struct FormatLintInput: Sendable {
         guard folderName == "values" || folderName.hasPrefix("values-") else { return nil }
         let parent = (folder as NSString).deletingLastPathComponent
         let res = parent.isEmpty ? "." : parent
-        guard FileManager.default.fileExists(atPath: (res as NSString).appendingPathComponent("values/strings.xml")) else { return nil }
+        guard FileManager.default.fileExists(atPath: (res as NSString).appendingPathComponent("values/strings.xml"))
+                || FlavourResources.mainResources(of: res) != nil else { return nil }
         return (res, isDirectory ? folderName : folderName + "/strings.xml")
     }
 
