@@ -194,8 +194,9 @@ import Testing
     /// A changed Android resource keeps the team's specifier spelling where the meaning stays (docs/formats.md,
     /// "Round trip"). Java's `Formatter`: an ordinary index (`%s %d`) is the arguments in order, the same as
     /// `%1$s %2$d`, so the file's sequential spelling stays; a translation that reorders its arguments needs
-    /// explicit indices (`%2$d … %1$s`); `%1$.1f` keeps its precision and index; a resource new to a locale is
-    /// spelled as the English file spells it. Expected values written by hand from the files below.
+    /// explicit indices (`%2$d … %1$s`); `%1$.1f` keeps its precision and index; each `<item>` of a `<plurals>` is
+    /// respelled on its own; a resource new to a locale is spelled as the English file spells it. Expected values
+    /// written by hand from the files below.
     @Test func aChangedAndroidResourceKeepsTheFilesSpecifiers() throws {
         let english = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -203,6 +204,10 @@ import Testing
                 <string name="sent">%s sent %d messages</string>
                 <string name="distance">%1$.1f km away</string>
                 <string name="moved">%s moved %d files</string>
+                <plurals name="shared">
+                    <item quantity="one">%s shared %d photo</item>
+                    <item quantity="other">%s shared %d photos</item>
+                </plurals>
             </resources>
 
             """
@@ -212,6 +217,10 @@ import Testing
                 <string name="sent">%s hat %d Nachrichten gesendet</string>
                 <string name="distance">%1$.1f km entfernt</string>
                 <string name="moved">%s hat %d Dateien verschoben</string>
+                <plurals name="shared">
+                    <item quantity="one">%s hat %d Foto geteilt</item>
+                    <item quantity="other">%s hat %d Fotos geteilt</item>
+                </plurals>
             </resources>
 
             """
@@ -223,6 +232,7 @@ import Testing
         // Whatever ICU form the import gave each argument: only the words change, or the order of the two arguments.
         let sent = try #require(imported["sent"]).replacingOccurrences(of: "gesendet", with: "verschickt")
         let distance = try #require(imported["distance"]).replacingOccurrences(of: "entfernt", with: "weit weg")
+        let shared = try #require(imported["shared"]).replacingOccurrences(of: "geteilt", with: "freigegeben")
         let moved = try #require(imported["moved"])
         let parts = moved.components(separatedBy: " hat ")
         let reordered = parts[1].replacingOccurrences(of: " Dateien verschoben", with: "") + " Dateien von " + parts[0] + " verschoben"
@@ -231,6 +241,7 @@ import Testing
             case "sent": .init(key: entry.key, pattern: sent)
             case "distance": .init(key: entry.key, pattern: distance)
             case "moved": .init(key: entry.key, pattern: reordered)
+            case "shared": .init(key: entry.key, pattern: shared)
             default: entry
             }
         }
@@ -241,6 +252,7 @@ import Testing
             .replacingOccurrences(of: "%s hat %d Nachrichten gesendet", with: "%s hat %d Nachrichten verschickt")
             .replacingOccurrences(of: "%1$.1f km entfernt", with: "%1$.1f km weit weg")
             .replacingOccurrences(of: "%s hat %d Dateien verschoben", with: "%2$d Dateien von %1$s verschoben")
+            .replacingOccurrences(of: "geteilt", with: "freigegeben")
         #expect(String(decoding: exported.files["values-de/strings.xml"]!, as: UTF8.self) == expected)
         #expect(String(decoding: exported.files["values-fr/strings.xml"] ?? [], as: UTF8.self).contains("<string name=\"sent\">%s a %d messages envoyés</string>"))
         #expect(exported.files["values/strings.xml"] == original.files["values/strings.xml"])

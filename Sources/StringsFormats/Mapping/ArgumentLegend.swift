@@ -37,7 +37,8 @@ public struct ArgumentLegend: Sendable, Hashable {
         public var head: String { [name, type, style].compactMap { $0 }.joined(separator: ", ") }
     }
 
-    /// In order of first use in the source message; `%1$…` is the first.
+    /// In order of first use in the source message, except that arguments named `arg1` … `argN` (all of them, as
+    /// an import of a file lookd did not write names them) are in that order; `%1$…` is the first.
     public let entries: [Entry]
 
     public init(entries: [Entry]) { self.entries = entries }
@@ -82,6 +83,13 @@ public struct ArgumentLegend: Sendable, Hashable {
             }
         }
         try walk(message)
+        // Arguments an import named after a file's positions (`arg1`, `arg2`, …: a file lookd did not write) keep
+        // them, as the app passes them: `{arg2, plural, one {{arg1} shared # photo} …}` from Android's
+        // `%s shared %d photo` is `%1$s … %2$d` again, though the plural is used first.
+        let positions = entries.compactMap { $0.name.hasPrefix("arg") ? Int($0.name.dropFirst(3)) : nil }
+        if !entries.isEmpty, positions.count == entries.count, Set(positions) == Set(1...entries.count) {
+            entries.sort { Int($0.name.dropFirst(3))! < Int($1.name.dropFirst(3))! }
+        }
         self.entries = entries
     }
 
