@@ -28,7 +28,8 @@ struct CompressedFetchTests {
         // ?lang= decided the language: Vary does not name Accept-Language (docs/http-api.md).
         #expect(identity.header("Vary") == "Accept-Encoding, Lookd-Preview")
         let etag = try #require(identity.header("ETag"))
-        let tag = { (coding: String) in String(etag.dropLast()) + "-\(coding)\"" }
+        // docs/http-api.md: the coding's letter (b, g) in place of the "-" after the version.
+        let tag = { (coding: String) in "\"v1" + (coding == "br" ? "b" : "g") + etag.dropFirst(4) }
 
         // The first br request computes both codings on a worker; from then on the engine answers each.
         let first = try app.send("GET", target, [("Accept-Encoding", "gzip, deflate, br")])
@@ -86,7 +87,7 @@ struct CompressedFetchTests {
             for _ in 0..<2 {
                 let result = try app.send("GET", "/v1/apps/\(key)/look", [("Accept-Language", "de"), ("Accept-Encoding", coding)])
                 #expect(result.header("Content-Encoding") == coding)
-                #expect(result.header("ETag") == String(try #require(negotiated.header("ETag")).dropLast()) + "-\(coding)\"")
+                #expect(result.header("ETag") == "\"v1" + (coding == "br" ? "b" : "g") + (try #require(negotiated.header("ETag"))).dropFirst(4))
                 #expect(try Self.decoded(result) == negotiated.body)
             }
         }
@@ -95,5 +96,32 @@ struct CompressedFetchTests {
         let after = try app.send("GET", target, [("Accept-Encoding", "br"), ("If-None-Match", tag("br"))])
         #expect(after.status == 200)
         #expect(try Self.decoded(after) == (try app.send("GET", target)).body)
+    }
+
+    /// Tags of the form lookd sent before `"v<version>-<8 base64url>"` (`"v1-<16 hex digits>"`, with `-br` or `-gzip`
+    /// for the codings), as SDKs installed before the change keep sending them: they name no current representation,
+    /// so If-None-Match does not match (RFC 9110 §13.1.2: a 200 with the body, not an error), on the engine's path and
+    /// the routes'; the tags of today revalidate for each coding on both.
+    @Test func tagsOfTheFormerFormAnswer200() throws {
+        let app = try Fixture()
+        let key = newKey()
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["corners": "square"])).status == 201)
+        for target in ["/v1/apps/\(key)/look?lang=de", "/v1/apps/\(key)/look"] {
+            let language = target.hasSuffix("?lang=de") ? [] : [("Accept-Language", "de")]
+            for coding in ["identity", "br", "gzip"] {
+                let accept = language + [("Accept-Encoding", coding)]
+                let current = try app.send("GET", target, accept)
+                // Twice: the second from the engine's cache for the ?lang= target.
+                let again = try app.send("GET", target, accept)
+                let tag = try #require(current.header("ETag"))
+                #expect(again.header("ETag") == tag)
+                #expect(try app.send("GET", target, accept + [("If-None-Match", tag)]).status == 304, "\(target) \(coding)")
+                let former = "\"v1-5a423550147a6324" + (coding == "identity" ? "" : "-" + coding) + "\""
+                let answer = try app.send("GET", target, accept + [("If-None-Match", former)])
+                #expect(answer.status == 200, "\(target) \(coding)")
+                #expect(answer.header("ETag") == tag)
+                #expect(answer.body == current.body)
+            }
+        }
     }
 }

@@ -38,7 +38,9 @@ struct FetchFieldsTests {
         let expected = documented.map { name, value in
             name == "ETag" ? "\(name): \(etag)" : "\(name): \(value == "pk_live_…" ? key : value)"
         }
-        #expect(etag.hasPrefix("\"v1-") && etag.utf8.count == "\"v1-0123456789abcdef\"".utf8.count)
+        // docs/http-api.md: "v<version>-<8 base64url characters>".
+        #expect(etag.hasPrefix("\"v1-") && etag.hasSuffix("\"") && etag.utf8.count == "\"v1-\"".utf8.count + 8)
+        #expect(etag.utf8.dropFirst(4).dropLast().allSatisfy { "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.contains($0) })
         // No X-Request-Id either: Self.fields keeps it, so it would show.
         #expect(Self.fields(miss) == expected, "the routes, first fetch")
         let byEngine = try app.send("GET", target)
@@ -54,9 +56,9 @@ struct FetchFieldsTests {
         #expect(Self.fields(byLookCache) == negotiated, "the routes, Accept-Language")
         #expect(Self.fields(try app.send("GET", "/v1/apps/\(key)/look", [("Accept-Language", "de-AT")])) == negotiated, "the look cache")
         #expect(app.answered == [1, 0, 0, 0])
-        // br: its own tag (the identity tag with -br before the closing quote) and Content-Encoding.
+        // br: its own tag (the identity tag with b in place of the - after the version) and Content-Encoding.
         let brotli = try app.send("GET", "/v1/apps/\(key)/look", [("Accept-Language", "de-AT"), ("Accept-Encoding", "br")])
-        let brTag = String(etag.dropLast()) + "-br\""
+        let brTag = "\"v1b" + etag.dropFirst(4)
         #expect(Self.fields(brotli) == negotiated.map { $0.hasPrefix("ETag:") ? "ETag: \(brTag)" : $0 } + ["Content-Encoding: br"])
         // The 304s (the routes' and the engine's) repeat the 200's fields but Content-Type (RFC 9110 §15.4.5), again
         // without X-Request-Id.

@@ -59,8 +59,12 @@ struct ServiceTests {
             #expect(EntityTag.list(malformed) == nil, "\(malformed)")
         }
         #expect(EntityTag.version("\"v12\"") == 12)
-        #expect(EntityTag.version("\"v12-0123456789abcdef\"") == 12)
-        for other in ["\"v012\"", "\"v0\"", "W/\"v1\"", "\"v1-zz\"", "\"v\"", "\"x1\"", "\"v1234567890\""] {
+        // A fetch's tag in each coding (docs/http-api.md), and the identity tag's former form.
+        for fetch in ["\"v12-AbC-_x9Z\"", "\"v12bAbC-_x9Z\"", "\"v12gAbC-_x9Z\"", "\"v12-0123456789abcdef\""] {
+            #expect(EntityTag.version(fetch) == 12, "\(fetch)")
+        }
+        for other in ["\"v012\"", "\"v0\"", "W/\"v1\"", "\"v1-zz\"", "\"v\"", "\"x1\"", "\"v1234567890\"", "\"v12xAbC-_x9Z\"",
+                      "\"v12-AbC-_x9\"", "\"v12-AbC.-x9Z\"", "\"v12-0123456789abcdef-br\"", "\"v12b0123456789abcdef\""] {
             #expect(EntityTag.version(other) == nil, "\(other)")
         }
     }

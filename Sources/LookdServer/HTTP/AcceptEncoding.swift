@@ -15,12 +15,27 @@ enum ContentCoding: Int, CaseIterable, Sendable {
         }
     }
 
-    /// This coding's strong ETag for the representation whose identity tag is `etag` (a quoted tag, `"…"`): the same
-    /// tag for identity, `"…-gzip"` or `"…-br"` for the others — each coding of the same bytes is its own
-    /// representation (RFC 9110 §8.8.3), and every tag still names the version it came from.
+    /// The letter that stands for this coding in a fetch tag (`FetchTag`), nil for identity.
+    var tagLetter: UInt8? {
+        switch self {
+        case .identity: return nil
+        case .gzip: return UInt8(ascii: "g")
+        case .br: return UInt8(ascii: "b")
+        }
+    }
+
+    /// This coding's strong ETag for the representation whose identity tag is `etag` (`FetchTag`, `"v3-AbC-_x9Z"`):
+    /// the same tag for identity, the coding's letter in place of the `-` after the version for the others
+    /// (`"v3bAbC-_x9Z"`, `"v3gAbC-_x9Z"`) — each coding of the same bytes is its own representation (RFC 9110 §8.8.3),
+    /// and every tag still names the version it came from. A tag of another form is returned as it is.
     func etag(_ etag: String) -> String {
-        guard let token, etag.hasSuffix("\""), etag.utf8.count >= 2 else { return etag }
-        return String(etag.dropLast()) + "-" + token + "\""
+        guard let tagLetter else { return etag }
+        var bytes = Array(etag.utf8)
+        guard bytes.count > 3, bytes[0] == UInt8(ascii: "\""), bytes[1] == UInt8(ascii: "v"),
+              let separator = bytes[2...].firstIndex(where: { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              separator > 2, bytes[separator] == UInt8(ascii: "-") else { return etag }
+        bytes[separator] = tagLetter
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -57,8 +57,10 @@ enum EntityTag {
         }
     }
 
-    /// The version a strong tag of ours names: `"v12"` or a fetch ETag `"v12-<16 hex digits>"` → 12. Nil for any
-    /// other tag, including weak ones, `"v012"` (versions have no leading zero) and `"v0"`.
+    /// The version a strong tag of ours names: `"v12"`, or a fetch's tag in any coding (`FetchTag`: `"v12-AbC-_x9Z"`,
+    /// `"v12bAbC-_x9Z"`, `"v12gAbC-_x9Z"`), or the identity fetch tag lookd sent before that form,
+    /// `"v12-<16 lower-case hex digits>"` → 12. Nil for any other tag, including weak ones, `"v012"` (versions have
+    /// no leading zero) and `"v0"`.
     static func version(_ tag: String) -> Int? {
         let bytes = Array(tag.utf8)
         guard bytes.count >= 4, bytes[0] == UInt8(ascii: "\""), bytes[1] == UInt8(ascii: "v"), bytes.last == UInt8(ascii: "\"") else { return nil }
@@ -66,11 +68,13 @@ enum EntityTag {
         let digits = inner.prefix(while: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         guard let first = digits.first, first != UInt8(ascii: "0"), digits.count <= 9 else { return nil }
         let rest = inner[digits.endIndex...]
-        if !rest.isEmpty {
-            guard rest.count == 17, rest.first == UInt8(ascii: "-"),
-                  rest.dropFirst().allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }) else {
-                return nil
-            }
+        if let separator = rest.first {
+            let hash = rest.dropFirst()
+            let current = ContentCoding.allCases.contains { ($0.tagLetter ?? UInt8(ascii: "-")) == separator }
+                && hash.count == FetchTag.hashLength && hash.allSatisfy(FetchTag.base64url.contains)
+            let before = separator == UInt8(ascii: "-") && hash.count == 16
+                && hash.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+            guard current || before else { return nil }
         }
         return Int(String(decoding: digits, as: UTF8.self))
     }

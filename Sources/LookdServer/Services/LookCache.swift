@@ -1,4 +1,3 @@
-import FNV
 import LookResolver
 import Strings
 import Locking
@@ -13,8 +12,8 @@ struct CachedLook: Sendable {
     var version: Int
     var locale: LocaleTag
     var body: [UInt8]
-    /// Strong ETag value: `"v<version>-<16 hex digits of FetchBody.tagHash>"` (FNV-1a 64 over the version's shared
-    /// pieces, then the language's own). Equal bytes, equal tag.
+    /// Strong ETag value: `FetchTag.make` of the version and `FetchBody.tagHash` (FNV-1a 64 over the version's shared
+    /// pieces, then the language's own): `"v3-AbC-_x9Z"`. Equal bytes, equal tag.
     var etag: String
     var shared: FetchBody.Shared
     var language: FetchBody.Language
@@ -28,7 +27,7 @@ struct CachedLook: Sendable {
         self.shared = shared
         self.language = language
         body = FetchBody.join(shared, language)
-        etag = "\"v\(version)-\(FNV1a64.hex(hash: FetchBody.tagHash(shared, language)))\""
+        etag = FetchTag.make(version: version, hash: FetchBody.tagHash(shared, language))
     }
 }
 
