@@ -366,7 +366,7 @@ enum HTTPBench {
     /// Starts the ceiling server with lookd's body behind a head of the same fields and sizes; returns its port.
     static func startCeiling(sample: Answer) throws -> UInt16 {
         let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nETag: \(sample.etag ?? "\"x\"")\r\n"
-            + "Vary: Accept-Encoding, Lookd-Preview\r\nCache-Control: max-age=30, stale-while-revalidate=60\r\n"
+            + "Vary: Accept-Encoding, Lookd-Preview\r\nCache-Control: max-age=30,stale-while-revalidate=60\r\n"
             + "Content-Length: \(sample.body.count)\r\nDate: Wed, 02 Dec 2026 00:00:00 GMT\r\n\r\n"
         let response = Array(head.utf8) + sample.body
         var port: UInt16 = 0

@@ -23,7 +23,7 @@ struct AppLookTests {
         #expect(etag.hasPrefix("\"v1-"))
         #expect(!etag.hasPrefix("W/"))
         // docs/http-api.md: storable by a shared cache through max-age alone (RFC 9111 §3).
-        #expect(fetched.header("Cache-Control") == "max-age=30, stale-while-revalidate=60")
+        #expect(fetched.header("Cache-Control") == "max-age=30,stale-while-revalidate=60")
 
         let again = try daemon.get(path)
         #expect(again.body == fetched.body)
