@@ -24,7 +24,7 @@ enum LookResponse {
     /// Content-Type is `application/json` without a charset (RFC 8259 §11 defines none; JSON is UTF-8), and
     /// Cache-Control has no `public`: `max-age` already lets a shared cache store it (RFC 9111 §3), and the fetch never
     /// carries Authorization; and no space after its comma (the list syntax's whitespace is optional, RFC 9110 §5.6.1):
-    /// a byte of every 200 and 304, with which the br answer is no larger than nginx's (docs/benchmarks.md, run M).
+    /// a byte of every 200 and 304, with which the br answer is no larger than nginx's (docs/benchmarks.md, run N).
     static func fields(etag: String, language: String, appKey: String, languageFromQuery: Bool, options: Options = Options())
         -> (ok: [(name: String, value: String)], notModified: [(name: String, value: String)]) {
         var common: [(name: String, value: String)] = [("ETag", etag)]

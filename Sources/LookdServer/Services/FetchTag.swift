@@ -4,7 +4,7 @@
 /// its letter in place of the `-` (`ContentCoding.etag`: `"v3bAbC-_x9Z"` for br, `"v3gAbC-_x9Z"` for gzip).
 ///
 /// Why this form: the tag is on every fetch answer and its 304, where a compressed answer is about 1 KB
-/// (docs/benchmarks.md, run M: with `"v3-<16 hex digits>-br"` lookd's br answer was 10 bytes larger than nginx's).
+/// (docs/benchmarks.md, runs L and N: with `"v3-<16 hex digits>-br"` lookd's br answer was 10 bytes larger than nginx's).
 /// The version stays readable (`If-Match` on a publish accepts a fetch's tag, `EntityTag.version`); 48 bits tell the
 /// ~50 languages of one app version apart (the URL names the app, the tag the version) with a chance of a collision
 /// of about 50² / 2^49 ≈ 4·10⁻¹², and the tag changes when the bytes do.
