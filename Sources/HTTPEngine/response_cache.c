@@ -21,35 +21,64 @@ enum {
 /// The status line every 304 starts with (he_write_head's).
 static const char not_modified_line[] = "HTTP/1.1 304 Not Modified\r\n";
 
-/// 120 bytes before its strings (x86-64): with the two responses' blocks, what an entry costs is documented in
-/// docs/http.md ("The engine's response cache") and checked by hand in ResponseCacheTests.
+/// One held coding of an entry: its 200, and its 304 or NULL when the 304's fields are a run of the 200's head (the
+/// usual case: the 304 is then written from that run, see derived_304; `nm_offset` and `nm_len` place the run). Not
+/// keeping a second head per entry is what let the bound hold 81,000 of the 3,000-app spread's 150,000 responses
+/// instead of 54,000 (docs/benchmarks.md, run H). Its tag is a run of the 200's head when the head carries it (an
+/// ETag field does: `etag_at`), else stored in the entry's bytes (ETAG_STORED).
+typedef struct variant {
+    he_prepared *ok;
+    he_prepared *not_modified;
+    unsigned short nm_offset, nm_len, etag_len, etag_at;
+} variant;
+
+/// 72 bytes before its strings (x86-64): with the two responses' blocks, what an entry costs is documented in
+/// docs/http.md ("The engine's response cache") and checked by hand in ResponseCacheCostTests. Every byte counts:
+/// the bound holds ~8,000 more of the spread's targets for each 64 bytes an entry loses (docs/benchmarks.md, run M).
 typedef struct cache_entry {
     struct cache_entry *next;    // the bucket's chain
     unsigned long long hash;     // of the target
-    he_prepared *ok[HE_CODINGS];
-    // A coding's 304, or NULL when its fields are a run of its 200's head (the usual case: the 304 is then written from
-    // that run, see derived_304): `nm_offset` and `nm_len` place the run. Not keeping a second head per entry is what
-    // lets the bound hold 81,000 of the 3,000-app spread's 150,000 responses instead of 54,000 (docs/benchmarks.md, run H).
-    he_prepared *not_modified[HE_CODINGS];
+    variant identity;
+    variant *coded;              // gzip and br (HE_CODINGS - 1 of them), allocated only when one is held; else NULL
     uint32_t cost;
     uint32_t ring_slot;
-    unsigned short nm_offset[HE_CODINGS], nm_len[HE_CODINGS];
     // The tag is a run of the target when it occurs in it (an SDK fetch's app key does: not stored twice, 41 bytes an
-    // entry), else stored after it: `tag_offset` places it in `bytes`.
-    unsigned short target_len, tag_offset, tag_len, etag_len;   // etag_len: all the codings' tags together (each at most MAX_STRING)
-    unsigned short etag_lens[HE_CODINGS];
-    unsigned short vary_lens[HE_CACHE_VARY_MAX];    // VARY_ABSENT: the field absent
+    // entry), else stored after it: `tag_offset` places it from the target's start.
+    unsigned short target_len, tag_offset, tag_len, etags_len;   // etags_len: the stored tags together
     unsigned char referenced;    // CLOCK: answered since the hand last passed
     unsigned char label;
     unsigned char vary_mask;
-    unsigned char held, offered; // codings held (bit i: ok[i] is set) and made by the application
-    unsigned char bytes[];       // target, the tag unless it is a run of the target, each held coding's tag in coding
-                                 // order, then the vary values in mask order
+    unsigned char held, offered; // codings held (bit i: coding i's ok is set) and made by the application
+    unsigned char bytes[];       // one 16-bit length per bit of vary_mask (VARY_ABSENT: the field absent), the target,
+                                 // the tag unless it is a run of the target, the stored tags in coding order, then the
+                                 // vary values in mask order
 } cache_entry;
 
-/// Where the entry's codings' tags start in `bytes`: after the target and the tag when the tag is stored on its own.
+enum { ETAG_STORED = 0xFFFF };
+
+/// Coding `c`'s variant (NULL when the entry has no room for it: not held).
+static variant *variant_of(const cache_entry *entry, int c) {
+    if (c == HE_CODING_IDENTITY) return (variant *)&entry->identity;
+    return entry->coded ? &entry->coded[c - 1] : NULL;
+}
+
+/// The number of vary lengths an entry stores.
+static size_t vary_fields(const cache_entry *entry) { return (size_t)__builtin_popcount(entry->vary_mask); }
+
+/// Where the target starts in `bytes`: after the vary lengths.
+static size_t target_start(const cache_entry *entry) { return 2 * vary_fields(entry); }
+
+/// The length of the value of vary field `index` (its bit set in vary_mask), or VARY_ABSENT.
+static unsigned short vary_len(const cache_entry *entry, size_t index) {
+    size_t slot = (size_t)__builtin_popcount(entry->vary_mask & ((1u << index) - 1));
+    unsigned short length;
+    memcpy(&length, entry->bytes + 2 * slot, sizeof length);
+    return length;
+}
+
+/// Where the entry's stored tags start in `bytes`: after the target and the tag when the tag is stored on its own.
 static size_t etags_start(const cache_entry *entry) {
-    return entry->tag_offset < entry->target_len ? entry->target_len : entry->target_len + entry->tag_len;
+    return target_start(entry) + entry->target_len + (entry->tag_offset < entry->target_len ? 0 : entry->tag_len);
 }
 
 typedef struct shard {
@@ -126,16 +155,27 @@ he_response_cache *he_response_cache_create(size_t capacity_bytes, const char *v
 
 static void free_entry(cache_entry *entry) {
     for (int c = 0; c < HE_CODINGS; c++) {
-        he_prepared_release(entry->ok[c]);
-        he_prepared_release(entry->not_modified[c]);
+        variant *v = variant_of(entry, c);
+        if (!v) continue;
+        he_prepared_release(v->ok);
+        he_prepared_release(v->not_modified);
     }
+    free(entry->coded);
     free(entry);
 }
 
-/// Coding `coding`'s tag in the entry (empty when not held).
+/// Coding `coding`'s tag in the entry (held codings only): in its 200's head, or stored.
 static const unsigned char *entry_etag(const cache_entry *entry, int coding) {
+    const variant *v = variant_of(entry, coding);
+    if (v->etag_at != ETAG_STORED) {
+        size_t head_len;
+        return he_prepared_head(v->ok, &head_len) + v->etag_at;
+    }
     const unsigned char *at = entry->bytes + etags_start(entry);
-    for (int c = 0; c < coding; c++) at += entry->etag_lens[c];
+    for (int c = 0; c < coding; c++) {
+        const variant *before = (entry->held >> c) & 1 ? variant_of(entry, c) : NULL;
+        if (before && before->etag_at == ETAG_STORED) at += before->etag_len;
+    }
     return at;
 }
 
@@ -158,9 +198,11 @@ unsigned long long he_response_cache_generation(he_response_cache *cache) {
 }
 
 static const unsigned char *entry_vary_value(const cache_entry *entry, size_t index) {
-    const unsigned char *at = entry->bytes + etags_start(entry) + entry->etag_len;
+    const unsigned char *at = entry->bytes + etags_start(entry) + entry->etags_len;
     for (size_t i = 0; i < index; i++) {
-        if ((entry->vary_mask >> i) & 1) at += entry->vary_lens[i] == VARY_ABSENT ? 0 : entry->vary_lens[i];
+        if (!((entry->vary_mask >> i) & 1)) continue;
+        unsigned short length = vary_len(entry, i);
+        at += length == VARY_ABSENT ? 0 : length;
     }
     return at;
 }
@@ -168,11 +210,12 @@ static const unsigned char *entry_vary_value(const cache_entry *entry, size_t in
 /// Whether two entries answer the same requests (same target, same vary fields and values).
 static int same_key(const cache_entry *a, const cache_entry *b) {
     if (a->hash != b->hash || a->target_len != b->target_len || a->vary_mask != b->vary_mask) return 0;
-    if (memcmp(a->bytes, b->bytes, a->target_len) != 0) return 0;
+    if (memcmp(a->bytes + target_start(a), b->bytes + target_start(b), a->target_len) != 0) return 0;
     for (size_t i = 0; i < HE_CACHE_VARY_MAX; i++) {
         if (!((a->vary_mask >> i) & 1)) continue;
-        if (a->vary_lens[i] != b->vary_lens[i]) return 0;
-        if (a->vary_lens[i] != VARY_ABSENT && memcmp(entry_vary_value(a, i), entry_vary_value(b, i), a->vary_lens[i]) != 0) return 0;
+        unsigned short length = vary_len(a, i);
+        if (length != vary_len(b, i)) return 0;
+        if (length != VARY_ABSENT && memcmp(entry_vary_value(a, i), entry_vary_value(b, i), length) != 0) return 0;
     }
     return 1;
 }
@@ -218,17 +261,27 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
     // The identity representation is the spec's own fields; the others come from `coded`.
     he_cache_variant variants[HE_CODINGS];
     variants[HE_CODING_IDENTITY] = (he_cache_variant){spec->ok, spec->not_modified, spec->etag, spec->etag_len};
+    // A tag the 200's head carries (its ETag field) is read from there; others are stored.
+    unsigned short etag_at[HE_CODINGS];
     size_t etags_len = 0;
+    int any_coded = 0;
     for (int c = 0; c < HE_CODINGS; c++) {
         if (c != HE_CODING_IDENTITY) variants[c] = spec->coded[c];
         if (!variants[c].ok) continue;
         if (!variants[c].not_modified || variants[c].etag_len > MAX_STRING) return 0;
-        etags_len += variants[c].etag_len;
+        if (c != HE_CODING_IDENTITY) any_coded = 1;
+        size_t head_len;
+        const unsigned char *head = he_prepared_head(variants[c].ok, &head_len);
+        const unsigned char *found = variants[c].etag_len ? memmem(head, head_len, variants[c].etag, variants[c].etag_len) : NULL;
+        etag_at[c] = found && found - head < ETAG_STORED ? (unsigned short)(found - head) : ETAG_STORED;
+        if (etag_at[c] == ETAG_STORED) etags_len += variants[c].etag_len;
     }
     if (spec->vary_mask >> cache->vary_count) return 0;
     size_t vary_bytes = 0;
     for (size_t i = 0; i < cache->vary_count; i++) {
-        if (!((spec->vary_mask >> i) & 1) || !spec->vary_values[i]) continue;
+        if (!((spec->vary_mask >> i) & 1)) continue;
+        vary_bytes += 2;
+        if (!spec->vary_values[i]) continue;
         if (spec->vary_lens[i] > MAX_STRING) return 0;
         vary_bytes += spec->vary_lens[i];
     }
@@ -237,6 +290,11 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
     size_t own = spec->target_len + (tag_in_target ? 0 : spec->tag_len) + etags_len + vary_bytes;
     cache_entry *entry = malloc(sizeof *entry + own);
     if (!entry) return 0;
+    entry->coded = any_coded ? calloc(HE_CODINGS - 1, sizeof *entry->coded) : NULL;
+    if (any_coded && !entry->coded) {
+        free(entry);
+        return 0;
+    }
     entry->next = NULL;
     entry->hash = he_fnv1a64(HE_FNV1A64_BASIS, spec->target, spec->target_len);
     entry->referenced = 0;
@@ -245,39 +303,45 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
     entry->target_len = spec->target_len;
     entry->tag_len = spec->tag_len;
     entry->tag_offset = tag_in_target ? (unsigned short)(tag_in_target - spec->target) : spec->target_len;
-    entry->etag_len = etags_len;
+    entry->etags_len = etags_len;
     entry->offered = (spec->offered | 1u << HE_CODING_IDENTITY) & ((1u << HE_CODINGS) - 1);
     entry->held = 0;
+    memset(&entry->identity, 0, sizeof entry->identity);
     unsigned char *at = entry->bytes;
+    unsigned char *values = entry->bytes + own - (vary_bytes - 2 * vary_fields(entry));   // the vary values, last
+    for (size_t i = 0; i < cache->vary_count; i++) {
+        if (!((spec->vary_mask >> i) & 1)) continue;
+        unsigned short length = spec->vary_values[i] ? (unsigned short)spec->vary_lens[i] : VARY_ABSENT;
+        memcpy(at, &length, sizeof length);
+        at += sizeof length;
+        if (!spec->vary_values[i]) continue;
+        if (spec->vary_lens[i]) memcpy(values, spec->vary_values[i], spec->vary_lens[i]);
+        values += spec->vary_lens[i];
+    }
     memcpy(at, spec->target, spec->target_len);
     at += spec->target_len;
     if (!tag_in_target) {
         if (spec->tag_len) memcpy(at, spec->tag, spec->tag_len);
         at += spec->tag_len;
     }
-    size_t prepared_bytes = 0;
+    size_t prepared_bytes = any_coded ? (HE_CODINGS - 1) * sizeof *entry->coded : 0;
     for (int c = 0; c < HE_CODINGS; c++) {
-        entry->ok[c] = entry->not_modified[c] = NULL;
-        entry->etag_lens[c] = entry->nm_offset[c] = entry->nm_len[c] = 0;
         if (!variants[c].ok) continue;
+        variant *v = variant_of(entry, c);
         entry->held |= 1u << c;
-        entry->etag_lens[c] = variants[c].etag_len;
-        if (variants[c].etag_len) memcpy(at, variants[c].etag, variants[c].etag_len);
-        at += variants[c].etag_len;
+        v->etag_len = (unsigned short)variants[c].etag_len;
+        v->etag_at = etag_at[c];
+        if (etag_at[c] == ETAG_STORED) {
+            if (variants[c].etag_len) memcpy(at, variants[c].etag, variants[c].etag_len);
+            at += variants[c].etag_len;
+        }
         he_prepared_retain(variants[c].ok);
-        entry->ok[c] = variants[c].ok;
+        v->ok = variants[c].ok;
         prepared_bytes += he_prepared_size(variants[c].ok);
-        if (derived_304(variants[c].ok, variants[c].not_modified, &entry->nm_offset[c], &entry->nm_len[c])) continue;
+        if (derived_304(variants[c].ok, variants[c].not_modified, &v->nm_offset, &v->nm_len)) continue;
         he_prepared_retain(variants[c].not_modified);
-        entry->not_modified[c] = variants[c].not_modified;
+        v->not_modified = variants[c].not_modified;
         prepared_bytes += he_prepared_size(variants[c].not_modified);
-    }
-    for (size_t i = 0; i < HE_CACHE_VARY_MAX; i++) {
-        entry->vary_lens[i] = VARY_ABSENT;
-        if (i >= cache->vary_count || !((spec->vary_mask >> i) & 1) || !spec->vary_values[i]) continue;
-        entry->vary_lens[i] = spec->vary_lens[i];
-        if (spec->vary_lens[i]) memcpy(at, spec->vary_values[i], spec->vary_lens[i]);
-        at += spec->vary_lens[i];
     }
     size_t cost = sizeof *entry + own + prepared_bytes;
     entry->cost = (uint32_t)cost;
@@ -374,7 +438,7 @@ void he_response_cache_purge(he_response_cache *cache, const char *tag, size_t t
         for (size_t k = 0; k < s->ring_len; k++) {
             cache_entry *entry = s->ring[k];
             if (!entry) continue;
-            if (tag && (entry->tag_len != tag_len || memcmp(entry->bytes + entry->tag_offset, tag, tag_len) != 0)) continue;
+            if (tag && (entry->tag_len != tag_len || memcmp(entry->bytes + target_start(entry) + entry->tag_offset, tag, tag_len) != 0)) continue;
             unlink_entry(s, entry);
             entry->next = dropped;
             dropped = entry;
@@ -444,13 +508,14 @@ he_prepared *he_response_cache_answer(he_response_cache *cache, const he_request
     pthread_mutex_lock(&s->lock);
     for (cache_entry *entry = s->buckets[bucket_of(hash)]; entry; entry = entry->next) {
         if (entry->hash != hash || entry->target_len != target_len) continue;
-        if (memcmp(entry->bytes, request->path, request->path_len) != 0) continue;
-        if (request->query_len && (entry->bytes[request->path_len] != '?' ||
-                                   memcmp(entry->bytes + request->path_len + 1, request->query, request->query_len) != 0)) continue;
+        const unsigned char *target = entry->bytes + target_start(entry);
+        if (memcmp(target, request->path, request->path_len) != 0) continue;
+        if (request->query_len && (target[request->path_len] != '?' ||
+                                   memcmp(target + request->path_len + 1, request->query, request->query_len) != 0)) continue;
         int matches = 1;
         for (size_t k = 0; matches && k < cache->vary_count; k++) {
             if (!((entry->vary_mask >> k) & 1)) continue;
-            size_t wanted = entry->vary_lens[k];
+            size_t wanted = vary_len(entry, k);
             if (wanted == VARY_ABSENT) matches = values[k] == NULL;
             else matches = values[k] && lens[k] == wanted && memcmp(values[k], entry_vary_value(entry, k), wanted) == 0;
         }
@@ -467,15 +532,16 @@ he_prepared *he_response_cache_answer(he_response_cache *cache, const he_request
         for (int k = -1; none_match && !not_modified && k < HE_CODINGS; k++) {
             int c = k < 0 ? coding : k;
             if (!((entry->held >> c) & 1) || weights[c] <= 0) continue;
-            if (he_if_none_match(none_match, none_match_len, (const char *)entry_etag(entry, c), entry->etag_lens[c])) {
+            if (he_if_none_match(none_match, none_match_len, (const char *)entry_etag(entry, c), variant_of(entry, c)->etag_len)) {
                 coding = c;
                 not_modified = 1;
             }
         }
-        answer = not_modified && entry->not_modified[coding] ? entry->not_modified[coding] : entry->ok[coding];
-        if (not_modified && !entry->not_modified[coding]) {
-            *fields_offset = entry->nm_offset[coding];
-            *fields_len = entry->nm_len[coding];
+        const variant *chosen = variant_of(entry, coding);
+        answer = not_modified && chosen->not_modified ? chosen->not_modified : chosen->ok;
+        if (not_modified && !chosen->not_modified) {
+            *fields_offset = chosen->nm_offset;
+            *fields_len = chosen->nm_len;
         }
         he_prepared_retain(answer);
         *label = entry->label;

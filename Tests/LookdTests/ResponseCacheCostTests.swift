@@ -3,9 +3,10 @@ import HTTPEngine
 import Testing
 
 /// What an entry of the engine's response cache counts against its bound, computed by hand from the layout
-/// docs/http.md documents ("The engine's response cache": an entry is 120 bytes and its strings; a prepared response
-/// 40 bytes, 16 per body run, its head and the body bytes it owns), the bound that follows from it, and the purge
-/// by tag, which finds a tag whether the entry stores it or it is a run of the target.
+/// docs/http.md documents ("The engine's response cache": an entry is 72 bytes, 2 per field it varies on, its target,
+/// its tag and ETags unless the target and the 200's head carry them, 48 when it holds a coding besides identity; a
+/// prepared response 40 bytes, 16 per body run, its head and the body bytes it owns), the bound that follows from
+/// it, and the purge by tag, which finds a tag whether the entry stores it or it is a run of the target.
 @Suite("Response cache: what an entry costs, the bound, purge by tag", .timeLimit(.minutes(2)))
 struct ResponseCacheCostTests {
     static let etag = #""v1-0123456789abcdef""#   // 21 bytes
@@ -37,34 +38,64 @@ struct ResponseCacheCostTests {
     @Test func anEntryCostsItsBookkeepingItsStringsAndTheBlocksItHoldsCountedByHand() {
         let shared = EngineBytes(Array("0123456789abcdefghij".utf8))
         let cache = EngineResponseCache(capacityBytes: 64 << 20, labels: ["fetch"], bounds: [])
-        // "/v1/apps/pk_test_abc/look?lang=de": 33 bytes; its tag "pk_test_abc" is a run of it, so not stored again.
-        // 120 + 33 + 21 (ETag) + 191 (the 200; the 304 is written from the 200's head) = 365.
+        // "/v1/apps/pk_test_abc/look?lang=de": 33 bytes; its tag "pk_test_abc" is a run of it and its ETag a run of the
+        // 200's head, so neither is stored again; it varies on one field (Lookd-Preview, absent): 2 bytes.
+        // 72 + 2 + 33 + 191 (the 200; the 304 is written from the 200's head) = 298.
         #expect(Self.put(cache, target: "/v1/apps/pk_test_abc/look?lang=de", tag: "pk_test_abc", shared))
         #expect(cache.usage.entries == 1)
-        #expect(cache.usage.bytes == 365)
-        // A tag that is not a run of the target ("other", 5 bytes) is stored: 365 + 5.
+        #expect(cache.usage.bytes == 298)
+        // A tag that is not a run of the target ("other", 5 bytes) is stored: 298 + 5.
         #expect(Self.put(cache, target: "/v1/apps/pk_test_abc/look?lang=fr", tag: "other", shared))
-        #expect(cache.usage.bytes == 365 + 370)
+        #expect(cache.usage.bytes == 298 + 303)
         // A 304 whose fields are not a run of the 200's head is kept: "HTTP/1.1 304 Not Modified\r\n" 27 +
         // "ETag: W/…\r\n" 31 = 58 bytes of head, no runs: 40 + 58 = 98 more than the first entry.
         #expect(Self.put(cache, target: "/v1/apps/pk_test_abc/look?lang=it", tag: "pk_test_abc", shared,
                          notModifiedFields: [("ETag", "W/" + Self.etag)]))
         #expect(cache.usage.entries == 3)
-        #expect(cache.usage.bytes == 365 + 370 + 365 + 98)
+        #expect(cache.usage.bytes == 298 + 303 + 396)
+    }
+
+    @Test func aTagTheHeadDoesNotCarryIsStoredAndACodingAddsItsBlockAndTheCodingsRecord() {
+        let shared = EngineBytes(Array("0123456789abcdefghij".utf8))
+        let cache = EngineResponseCache(capacityBytes: 64 << 20, labels: ["fetch"], bounds: [])
+        // A 200 without an ETag field: head "HTTP/1.1 200 OK\r\n" 17 + "Content-Length: 5\r\n" 19 = 36, one run:
+        // 40 + 16 + 36 + 5 = 97; its 304 (no fields) is kept: 40 + 27 = 67. The entry stores its 21-byte tag:
+        // 72 + 2 + 33 + 21 + 97 + 67 = 292.
+        let ok = composedResponse(status: 200, headers: [], runs: [.own(Array("hello".utf8))])
+        let notModified = composedResponse(status: 304, headers: [], runs: [])
+        #expect(cache.put(generation: cache.generation, target: "/v1/apps/pk_test_abc/look?lang=de", tag: "pk_test_abc", etag: Self.etag,
+                          label: 0, ok: ok, notModified: notModified))
+        #expect(cache.usage.bytes == 292)
+        he_prepared_release(ok)
+        he_prepared_release(notModified)
+        // The fetch-like entry (298) with its gzip form: 48 for the record of the codings besides identity, and the gzip
+        // 200: head 17 + "Content-Type: application/json\r\n" 32 + "ETag: \"v1-0123456789abcdef-gz\"\r\n" 32 +
+        // "Content-Encoding: gzip\r\n" 24 + "Content-Length: 5\r\n" 19 = 124, one run: 40 + 16 + 124 + 5 = 185 (its
+        // tag and its 304 are runs of that head). 298 + 48 + 185 = 531.
+        let gzipTag = #""v1-0123456789abcdef-gz""#
+        let gzip = composedResponse(status: 200, headers: [("Content-Type", "application/json"), ("ETag", gzipTag), ("Content-Encoding", "gzip")],
+                                    runs: [.own(Array("12345".utf8))])
+        let gzipNotModified = composedResponse(status: 304, headers: [("ETag", gzipTag)], runs: [])
+        let (identity, identityNotModified) = Self.fetchLike(shared)
+        #expect(cache.put(generation: cache.generation, target: "/v1/apps/pk_test_abc/look?lang=fr", tag: "pk_test_abc", etag: Self.etag,
+                          label: 0, ok: identity, notModified: identityNotModified, offered: [.identity, .gzip],
+                          coded: [(coding: .gzip, etag: gzipTag, ok: gzip, notModified: gzipNotModified)]))
+        #expect(cache.usage.bytes == 292 + 531)
+        for made in [gzip, gzipNotModified, identity, identityNotModified] { he_prepared_release(made) }
     }
 
     @Test func theBoundHoldsExactlyAsManyEntriesAsEachShardsShareHasRoomFor() {
         let shared = EngineBytes(Array("0123456789abcdefghij".utf8))
-        // Each entry 365 bytes (the targets are all 33 bytes long); 64 shards, each with a 64th of the capacity:
-        // 64 × 1,000 bytes gives each shard room for 2 entries (730 ≤ 1,000 < 1,095), so 128 entries at most, whatever
+        // Each entry 298 bytes (the targets are all 33 bytes long); 64 shards, each with a 64th of the capacity:
+        // 64 × 1,000 bytes gives each shard room for 3 entries (894 ≤ 1,000 < 1,192), so 192 entries at most, whatever
         // is put: here 900 distinct targets, enough to fill every shard.
         let cache = EngineResponseCache(capacityBytes: 64 * 1_000, labels: ["fetch"], bounds: [])
         for index in 100..<1_000 {
             let key = "pk_test_" + String(index)   // 11 bytes
             _ = Self.put(cache, target: "/v1/apps/\(key)/look?lang=de", tag: key, shared)
         }
-        #expect(cache.usage.entries == 128)
-        #expect(cache.usage.bytes == 128 * 365)
+        #expect(cache.usage.entries == 192)
+        #expect(cache.usage.bytes == 192 * 298)
         #expect(cache.usage.bytes <= 64 * 1_000)
     }
 
@@ -81,8 +112,8 @@ struct ResponseCacheCostTests {
         #expect(cache.usage.entries == 3 * languages.count)
         cache.purge(tag: "pk_test_abc")
         #expect(cache.usage.entries == languages.count)
-        // What remains is the other app's, 366 bytes each (its target is a byte longer).
-        #expect(cache.usage.bytes == languages.count * 366)
+        // What remains is the other app's, 299 bytes each (its target is a byte longer).
+        #expect(cache.usage.bytes == languages.count * 299)
         cache.purge(tag: "pk_test_abcd")
         #expect(cache.usage.entries == 0)
         #expect(cache.usage.bytes == 0)

@@ -252,6 +252,24 @@ final class LookCache: Sendable {
         }
     }
 
+    /// What `LookService.fromMemory` needs, read under one lock: the cached response for `appKey` in `locale`, else
+    /// the app's shared part with the ticket to keep what is built from it, else nothing. (Three lookups under three
+    /// locks were 4.2% of a warm spread pass's samples: docs/benchmarks.md, run M.)
+    enum Lookup {
+        case look(CachedLook)
+        case shared(SharedLook, FillTicket)
+        case none
+    }
+
+    /// See `Lookup`; marks what it finds read.
+    func lookup(appKey: String, locale: LocaleTag) -> Lookup {
+        state.withLock { state in
+            if case .language(let look)? = state.read(.language(appKey, locale)) { return .look(look) }
+            guard case .shared(let shared)? = state.read(.shared(appKey)) else { return .none }
+            return .shared(shared, FillTicket(epoch: state.epoch, appEpoch: state.appEpochs[appKey, default: 0]))
+        }
+    }
+
     /// Take before reading the store for a fill.
     func ticket(appKey: String) -> FillTicket {
         state.withLock { FillTicket(epoch: $0.epoch, appEpoch: $0.appEpochs[appKey, default: 0]) }

@@ -73,9 +73,14 @@ final class LookService: Sendable {
     /// itself (the HTTP edge's response cache), so that the look cache does not keep a second copy of a new one (a
     /// cached one is returned all the same). Never reads the store, so the event loop may call it. Thread-safe.
     func fromMemory(appKey: String, locale: LocaleTag, keep: Bool = true) -> CachedLook? {
-        if let hit = cached(appKey: appKey, locale: locale) { return hit }
-        let ticket = cache.ticket(appKey: appKey)
-        guard let shared = cache.shared(appKey: appKey) else { return nil }
+        let shared: SharedLook, ticket: LookCache.FillTicket
+        switch cache.lookup(appKey: appKey, locale: locale) {
+        case .look(let hit):
+            metrics.cacheHits.add(1, ordering: .relaxed)
+            return hit
+        case .shared(let found, let taken): (shared, ticket) = (found, taken)
+        case .none: return nil
+        }
         metrics.cacheMisses.add(1, ordering: .relaxed)
         let built = build(appKey: appKey, locale: locale, shared)
         if keep { cache.keep(built, appKey: appKey, locale: locale, ticket: ticket) }
