@@ -247,6 +247,8 @@ he_server *he_server_start(const char *host, uint16_t port, const he_config *con
             destroy(server);
             return NULL;
         }
+        // Named for `top -H`, perf and /proc/PID/task/*/comm (at most 15 bytes): which thread waits or runs.
+        pthread_setname_np(server->loops[i].thread, "lookd-loop");
     }
     return server;
 }

@@ -91,6 +91,8 @@ he_worker_pool *he_worker_pool_start(int threads, int reserved, int queue) {
     pthread_cond_init(&pool->reserved_ready, NULL);
     for (int i = 0; i < threads + reserved; i++) {
         if (pthread_create(&pool->threads[i], NULL, i < threads ? shared_worker : reserved_worker, pool) != 0) break;
+        // Named for `top -H`, perf and /proc/PID/task/*/comm (at most 15 bytes).
+        pthread_setname_np(pool->threads[i], i < threads ? "lookd-shared" : "lookd-reserved");
         pool->thread_count++;
         if (i < threads) pool->shared_threads++;
     }

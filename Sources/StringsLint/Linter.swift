@@ -58,9 +58,16 @@ public enum LintError: Error, Sendable, CustomStringConvertible, Equatable {
 /// configuration gives (checks set to `off` are dropped).
 public struct Linter: Sendable {
     public let configuration: LintConfiguration
+    /// Whether `lint` checks the catalogs on Dispatch's worker threads at once (true: `lookd lint`, one command
+    /// that may use every core) or one after another on the calling thread (false: the daemon, whose worker lanes are
+    /// its parallelism; Dispatch's threads run at the process's full CPU priority, so lint work spread over them
+    /// would escape the lower priority of the shared lane, docs/http.md "Two worker lanes"). The findings are the
+    /// same either way.
+    public let spreadsOverCores: Bool
 
-    public init(configuration: LintConfiguration = LintConfiguration()) {
+    public init(configuration: LintConfiguration = LintConfiguration(), spreadsOverCores: Bool = true) {
         self.configuration = configuration
+        self.spreadsOverCores = spreadsOverCores
     }
 
     public func lint(_ catalogs: [CatalogInput]) throws(LintError) -> [LintFinding] {
@@ -86,7 +93,7 @@ public struct Linter: Sendable {
 
         let results = LockedValue<[[LintFinding]]>(Array(repeating: [], count: catalogs.count))
         let allowedLocales = Set(configuration.allowedLocales)
-        DispatchQueue.concurrentPerform(iterations: catalogs.count) { index in
+        @Sendable func check(_ index: Int) {
             let input = catalogs[index]
             var emitter = Emitter(configuration: configuration, file: input.name, locale: input.tag)
             if index == sourceIndex {
@@ -102,6 +109,11 @@ public struct Linter: Sendable {
             }
             let findings = emitter.findings
             results.withLock { $0[index] = findings }
+        }
+        if spreadsOverCores {
+            DispatchQueue.concurrentPerform(iterations: catalogs.count, execute: check)
+        } else {
+            for index in catalogs.indices { check(index) }
         }
         return results.withLock { $0 }.flatMap { $0 }.sorted(by: LintFinding.reportOrder)
     }

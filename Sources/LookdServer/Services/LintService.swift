@@ -53,7 +53,8 @@ struct LintService: Sendable {
         }
         let findings: [LintFinding]
         do {
-            findings = try Linter(configuration: configuration).lint(inputs)
+            // On the calling thread: a shared-lane worker, at that lane's lower CPU priority (not Dispatch's threads).
+            findings = try Linter(configuration: configuration, spreadsOverCores: false).lint(inputs)
         } catch {
             throw LintServiceError.inputInvalid("\(error)")
         }
