@@ -58,8 +58,11 @@ class Tally:
 
 
 class Daemon:
-    def __init__(self, binary, access_log=False):
-        """`access_log`: write the daemon's access log to `access.log` in its work folder (else off)."""
+    def __init__(self, binary, access_log=False, own_session=False):
+        """`access_log`: write the daemon's access log to `access.log` in its work folder (else off). `own_session`:
+        start it in a session of its own, so that where the kernel shares the CPU between sessions (autogroups,
+        /proc/sys/kernel/sched_autogroup_enabled) the CPU of this script and its other processes is not charged to
+        the daemon's share."""
         self.work = tempfile.mkdtemp(prefix="lookd-soak-")
         self.token = os.urandom(16).hex()
         Path(self.work, "token").write_text(self.token + "\n")
@@ -68,7 +71,7 @@ class Daemon:
             [binary, "serve", "--listen", "127.0.0.1:0", "--data", str(Path(self.work, "data")),
              "--admin-token-file", str(Path(self.work, "token")), "--access-log", str(Path(self.work, "access.log")) if access_log else "off",
              "--catalogs", str(ROOT / "Resources/Localizations")],
-            stdout=subprocess.DEVNULL, stderr=self.stderr)
+            stdout=subprocess.DEVNULL, stderr=self.stderr, start_new_session=own_session)
         self.port = None
         for _ in range(300):
             text = Path(self.work, "stderr.log").read_text()
