@@ -252,8 +252,8 @@ public struct AndroidResourceDocument: Sendable {
         var floats: Set<Int> = []
         for text in texts {
             var sequential = 1
-            PrintfSpecifierScan.forEach(in: text, sequential: &sequential) { number, conversion in
-                let category = PrintfSpecifier.read(conversion)?.category
+            PrintfSpecifierScan.forEach(in: text, sequential: &sequential) { number, specifier, _ in
+                let category = specifier.category
                 integers[number] = category == .integer
                 if category == .float { floats.insert(number) }
             }

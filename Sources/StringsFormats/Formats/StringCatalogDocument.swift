@@ -235,9 +235,9 @@ public struct StringCatalogDocument: Sendable {
         var types: [Int: String?] = [:]
         for text in texts {
             var sequential = 1
-            PrintfSpecifierScan.forEach(in: text, sequential: &sequential) { number, conversion in
-                if conversion.starts(with: "#@".unicodeScalars) { return }
-                switch PrintfSpecifier.read(conversion)?.category {
+            PrintfSpecifierScan.forEach(in: text, sequential: &sequential) { number, specifier, isSubstitution in
+                if isSubstitution { return }
+                switch specifier.category {
                 case .integer: types[number] = "number"
                 case .float: types[number] = "float"
                 default: types[number] = .some(nil)

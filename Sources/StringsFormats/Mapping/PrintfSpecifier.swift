@@ -18,6 +18,8 @@ struct PrintfSpecifier: Sendable, Hashable {
 
     /// How many scalars the specification takes after the `%` and `N$`.
     let length: Int
+    /// How many UTF-8 bytes it takes.
+    let utf8Length: Int
     /// The length modifier and conversion, e.g. "lld", "@", "x", "tY".
     let conversion: String
     let category: Category
@@ -39,39 +41,42 @@ struct PrintfSpecifier: Sendable, Hashable {
         switch scalar { case "f", "F", "e", "E", "g", "G", "a", "A": true; default: false }
     }
 
-    /// The specification at the start of `scalars` (right after `%` and `N$`), or nil when no conversion ends it.
-    static func read(_ scalars: ArraySlice<Unicode.Scalar>) -> PrintfSpecifier? {
-        var index = scalars.startIndex
-        func at(_ i: Int) -> Unicode.Scalar? { i < scalars.endIndex ? scalars[i] : nil }
-        while let scalar = at(index), isFlag(scalar) { index += 1 }
-        while let scalar = at(index), ("0"..."9").contains(scalar) { index += 1 }
-        if at(index) == "." {
+    /// The specification at `start` in UTF-8 `bytes` (right after `%` and `N$`), or nil when no conversion ends it.
+    /// Every byte of the grammar is ASCII but a date conversion's suffix (`%tY`), so the bytes are read as they are:
+    /// reading scalars, with a copy of the rest of the text for each `%`, was most of the 42 million instructions
+    /// the legends of one file of the `lint-xliff` bench cost (callgrind, 2 Dec 2026).
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> PrintfSpecifier? {
+        var index = start
+        func at(_ i: Int) -> UInt8? { i < bytes.count ? bytes[i] : nil }
+        while let byte = at(index), isFlag(Unicode.Scalar(byte)) { index += 1 }
+        while let byte = at(index), isDigit(byte) { index += 1 }
+        if at(index) == UInt8(ascii: ".") {
             index += 1
-            while let scalar = at(index), ("0"..."9").contains(scalar) { index += 1 }
+            while let byte = at(index), isDigit(byte) { index += 1 }
         }
         let modifierStart = index
-        while let scalar = at(index) {
+        while let byte = at(index) {
             // `h` and `t` are length modifiers before an integer conversion (`%hd`, `%td`), else Java's hash and
             // date conversions.
-            if isLengthModifier(scalar) || ((scalar == "h" || scalar == "t") && at(index + 1).map { isIntegerConversion($0) || $0 == "h" } == true) {
+            let scalar = Unicode.Scalar(byte)
+            if isLengthModifier(scalar) || ((scalar == "h" || scalar == "t") && at(index + 1).map { isIntegerConversion(Unicode.Scalar($0)) || $0 == UInt8(ascii: "h") } == true) {
                 index += 1
             } else {
                 break
             }
         }
-        guard let conversion = at(index) else { return nil }
+        // A conversion is ASCII: a byte of 0x80 or more starts some other scalar.
+        guard let byte = at(index), byte < 0x80 else { return nil }
+        let conversion = Unicode.Scalar(byte)
         index += 1
-        var spelled = ""
-        for scalar in scalars[modifierStart..<index] { spelled.unicodeScalars.append(scalar) }
         let category: Category
         switch conversion {
         case "@", "s", "S": category = .text
         case "n": category = .newline
         case "b", "B", "h", "H", "p": category = .other
         case "t", "T":
-            guard let suffix = at(index), suffix.properties.isAlphabetic else { return nil }
-            index += 1
-            spelled.unicodeScalars.append(suffix)
+            guard let suffix = scalar(bytes, at: index), suffix.value.properties.isAlphabetic else { return nil }
+            index += suffix.length
             category = .other
         default:
             if isIntegerConversion(conversion) {
@@ -82,24 +87,32 @@ struct PrintfSpecifier: Sendable, Hashable {
                 return nil
             }
         }
-        return PrintfSpecifier(length: index - scalars.startIndex, conversion: spelled, category: category)
+        let scalars = bytes[start..<index].count { $0 & 0xC0 != 0x80 }
+        return PrintfSpecifier(length: scalars, utf8Length: index - start,
+                               conversion: String(decoding: bytes[modifierStart..<index], as: UTF8.self), category: category)
+    }
+
+    /// The scalar starting at `index` of UTF-8 `bytes` and how many bytes it takes; nil at the end or for bytes
+    /// that are not UTF-8.
+    static func scalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (value: Unicode.Scalar, length: Int)? {
+        guard index < bytes.count else { return nil }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes[index...].makeIterator()
+        guard case .valid(let encoded) = parser.parseScalar(from: &iterator) else { return nil }
+        return (Unicode.UTF8.decode(encoded), encoded.count)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    /// The specification at the start of `scalars` (right after `%` and `N$`), or nil when no conversion ends it.
+    static func read(_ scalars: ArraySlice<Unicode.Scalar>) -> PrintfSpecifier? {
+        var text = String(String.UnicodeScalarView(scalars))
+        return text.withUTF8 { read($0, at: 0) }
     }
 
     /// The specification at the start of `text`.
-    static func read(_ text: Substring) -> PrintfSpecifier? { read(text.unicodeScalars) }
-
-    /// The specification at the start of `scalars`. Only the scalars `read` can look at are copied: the run of flags,
-    /// digits, `.` and length modifiers, then the conversion and a date suffix (copying the whole rest of the text
-    /// for each `%` made reading a file's legends 11.7% of the `lint-xliff` bench's lint time).
-    static func read(_ scalars: Substring.UnicodeScalarView) -> PrintfSpecifier? {
-        var end = scalars.startIndex
-        while end < scalars.endIndex, isSpecificationPrefix(scalars[end]) { end = scalars.index(after: end) }
-        for _ in 0..<2 where end < scalars.endIndex { end = scalars.index(after: end) }
-        return read(ArraySlice(scalars[scalars.startIndex..<end]))
-    }
-
-    /// Every scalar that can come before a conversion: flags, width and precision digits, `.`, length modifiers.
-    private static func isSpecificationPrefix(_ scalar: Unicode.Scalar) -> Bool {
-        isFlag(scalar) || isLengthModifier(scalar) || ("0"..."9").contains(scalar) || scalar == "." || scalar == "h" || scalar == "t"
+    static func read(_ text: Substring) -> PrintfSpecifier? {
+        var text = String(text)
+        return text.withUTF8 { read($0, at: 0) }
     }
 }
