@@ -21,6 +21,36 @@ import Testing
         #expect(fast.displayCodePoints == icu.displayCodePoints)
     }
 
+    static let simpleArguments: [String] = [
+        "{arg1} liked your post 7.",
+        "{arg2} wurde von {arg1} eingeladen 3.",
+        "Grüße 👋🏽 {name_2} — 日本語 {arg1}{arg1}",
+        "{a}",
+        "# of {arg1} | 50% done",
+        "{arg1} und {Arg1} {x9_}",
+    ]
+
+    /// Text with simple `{name}` arguments only is read without ICU: the same arguments (name, type, offset in code
+    /// points), no selectors, the same display text as ICU's parse.
+    @Test(arguments: simpleArguments) func simpleArgumentsAreReadAsICUReadsThem(_ pattern: String) throws {
+        let fast = try #require(LintPattern.parseSimpleArguments(pattern))
+        let icu = try LintPattern.parseWithICU(pattern).get()
+        #expect(fast.arguments.map(\.name) == icu.arguments.map(\.name))
+        #expect(fast.arguments.map(\.type) == icu.arguments.map(\.type))
+        #expect(fast.arguments.map(\.offset) == icu.arguments.map(\.offset))
+        #expect(fast.arguments.map(\.typeWord) == icu.arguments.map(\.typeWord))
+        #expect(fast.arguments.map(\.style) == icu.arguments.map(\.style))
+        #expect(icu.selectors.isEmpty && fast.selectors.isEmpty)
+        #expect(fast.displayText == icu.displayText)
+        #expect(fast.displayCodePoints == icu.displayCodePoints)
+    }
+
+    /// Anything else goes to ICU: spaces or a type inside the braces, numbered arguments, quoting, stray braces.
+    @Test(arguments: ["{ arg1 }", "{arg1, number}", "{0} items", "it''s {n}", "a } b", "{arg1", "{}", "{n, plural, other {#}}", "{ärg}"])
+    func otherPatternsAreNotReadWithoutICU(_ pattern: String) {
+        #expect(LintPattern.parseSimpleArguments(pattern) == nil)
+    }
+
     /// A pattern with braces or an apostrophe still goes to ICU: `''` is one apostrophe, `{n}` an argument.
     @Test func quotingAndArgumentsGoToICU() throws {
         let quoted = try LintPattern.parse("it''s {n}").get()
