@@ -71,25 +71,30 @@ import Testing
         #expect(english.keys.filter { $0.contains("|==|plural") || $0.hasPrefix("/") }.isEmpty)
     }
 
+    /// A translated `<trans-unit>` of an Xcode export.
+    static func xliffUnit(_ id: String, _ source: String, _ target: String) -> String {
+        "<trans-unit id=\"\(id)\" xml:space=\"preserve\"><source>\(source)</source><target state=\"translated\">\(target)</target></trans-unit>"
+    }
+
+    /// One `<file>` of an Xcode export to Russian.
+    static func xcodeFile(_ original: String, _ units: [String]) -> String {
+        """
+        <file original="\(original)" source-language="en" target-language="ru" datatype="plaintext">
+        <header><tool tool-id="com.apple.dt.xcode" tool-name="Xcode" tool-version="15.2" build-num="15C500b"/></header>
+        <body>
+        \(units.joined(separator: "\n"))
+        </body>
+        </file>
+        """
+    }
+
     /// An Xcode export has one `<file>` per source file, and two files may hold the same plural key (an app's and its
     /// widget's `Localizable.xcstrings`, two `.stringsdict`s). Each file's plural is its own message, keyed by the
     /// file when an earlier file has the key, whatever form its units take — not merged with the first, not a
     /// duplicate, not strings of their own. Expected from CLDR's Russian cardinal rules (one, few, many, other):
     /// the widget's plurals have one and other only, so each lacks few and many; the app's are complete.
     @Test func xcodePluralKeysRepeatedAcrossFilesStayEachFilesOwn() throws {
-        func unit(_ id: String, _ source: String, _ target: String) -> String {
-            "<trans-unit id=\"\(id)\" xml:space=\"preserve\"><source>\(source)</source><target state=\"translated\">\(target)</target></trans-unit>"
-        }
-        func file(_ original: String, _ units: [String]) -> String {
-            """
-            <file original="\(original)" source-language="en" target-language="ru" datatype="plaintext">
-            <header><tool tool-id="com.apple.dt.xcode" tool-name="Xcode" tool-version="15.2" build-num="15C500b"/></header>
-            <body>
-            \(units.joined(separator: "\n"))
-            </body>
-            </file>
-            """
-        }
+        let (unit, file) = (Self.xliffUnit, Self.xcodeFile)
         let complete = [("one", "%lld file", "%lld файл"), ("few", "%lld files", "%lld файла"), ("many", "%lld files", "%lld файлов"), ("other", "%lld files", "%lld файла")]
         let days = [("one", "%d day left", "Остался %d день"), ("few", "%d days left", "Осталось %d дня"), ("many", "%d days left", "Осталось %d дней"),
                     ("other", "%d days left", "Осталось %d дня")]
@@ -160,6 +165,39 @@ import Testing
             "missing-plural-category de %lld photos (device: iphone)",
             "missing-plural-category de %lld photos (device: other)",
         ])
+    }
+
+    /// The same string in an Xcode export: each device's text is a unit (`KEY|==|device.iphone`) and the
+    /// substitution's categories are units of their own, once (`KEY|==|substitutions.COUNT.plural.one`, sources
+    /// spelled `%1$lld` as Xcode writes them). Each device's text is read as a plural with those units. Expected
+    /// from CLDR's Russian rules (one, few, many, other): the substitution lacks many, in both devices' messages.
+    @Test func xcodeDeviceVariationsWithSubstitutionsAreReadAsPlurals() throws {
+        let unit = Self.xliffUnit
+        let units = [
+            unit("%lld photos|==|device.iphone", "%#@COUNT@ on this iPhone", "%#@COUNT@ на этом iPhone"),
+            unit("%lld photos|==|device.other", "%#@COUNT@", "%#@COUNT@"),
+            unit("%lld photos|==|substitutions.COUNT.plural.one", "%1$lld photo", "%1$lld фото"),
+            unit("%lld photos|==|substitutions.COUNT.plural.few", "%1$lld photos", "%1$lld фото"),
+            unit("%lld photos|==|substitutions.COUNT.plural.other", "%1$lld photos", "%1$lld фото"),
+        ]
+        let xliff = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+            \(Self.xcodeFile("App/Localizable.xcstrings", units))
+            </xliff>
+
+            """
+        let input = try #require(FormatLintInput(name: "ru.xliff", kind: "xliff", files: FormatFiles(["": Array(xliff.utf8)])))
+        #expect(Linter().lint(input).map { "\($0.check.code) \($0.locale ?? "-") \($0.key ?? "-")" }.sorted() == [
+            "missing-plural-category ru %lld photos|==|device.iphone",
+            "missing-plural-category ru %lld photos|==|device.other",
+        ])
+        let (content, problems) = try XLIFFDocument(bytes: Array(xliff.utf8)).contentSkippingProblems()
+        #expect(problems.isEmpty)
+        let english = Dictionary(uniqueKeysWithValues: content.source.map { ($0.key, $0.message) })
+        // ICU MessageFormat written by hand from the units.
+        #expect(english == ["%lld photos|==|device.iphone": "{COUNT, plural, one {# photo} other {# photos}} on this iPhone",
+                            "%lld photos|==|device.other": "{COUNT, plural, one {# photo} other {# photos}}"])
     }
 
     @Test func xcodePluralUnitIDs() {

@@ -106,6 +106,14 @@ public struct XLIFFDocument: Sendable {
         return contentSkippingProblems(locale: locale)
     }
 
+    /// The key a device or width variation's unit id varies (`KEY|==|device.iphone` → `KEY`); nil for other ids.
+    private static func variationBase(_ id: String) -> String? {
+        guard let separator = id.range(of: "|==|", options: .backwards) else { return nil }
+        let variation = id[separator.upperBound...]
+        guard variation.hasPrefix("device.") || variation.hasPrefix("width.") else { return nil }
+        return String(id[..<separator.lowerBound])
+    }
+
     /// A unit of a printf `<file>` as read: one string, or every unit of one plural (by its key).
     private enum Item {
         case unit(Unit)
@@ -135,8 +143,21 @@ public struct XLIFFDocument: Sendable {
             let parts = file.units.map { XLIFFPluralUnits.parse(id: $0.id) }
             // A String Catalog substitution's string is a unit of its own id (`KEY`), the template of its plurals.
             let substituted = Set(parts.compactMap { parsed in parsed.flatMap { if case .variableCategory = $0.part { $0.key } else { nil } } })
+            // A String Catalog string varying by device keeps its substitutions at the localization's root: Xcode
+            // exports each device's text (`KEY|==|device.iphone`, `%#@COUNT@ on this iPhone`) and the substitution's
+            // units once (`KEY|==|substitutions.COUNT.plural.one`). Each device's text is the template of a plural
+            // of its own, keyed by its unit, sharing those units.
+            let deviceTemplates = Dictionary(grouping: file.units.filter { unit in
+                XLIFFPluralUnits.parse(id: unit.id) == nil && Self.variationBase(unit.id).map(substituted.contains) == true
+            }, by: { Self.variationBase($0.id)! })
+            var shared: [String: [(unit: Unit, part: XLIFFPluralUnits.Part)]] = [:]
             for (unit, parsed) in zip(file.units, parts) {
-                guard let (key, part) = parsed ?? (substituted.contains(unit.id) ? (unit.id, .format) : nil) else {
+                if let parsed, deviceTemplates[parsed.key] != nil {
+                    shared[parsed.key, default: []].append((unit, parsed.part))
+                    continue
+                }
+                let template = Self.variationBase(unit.id).flatMap { deviceTemplates[$0] } != nil
+                guard let (key, part) = parsed ?? (substituted.contains(unit.id) || template ? (unit.id, .format) : nil) else {
                     items.append(.unit(unit))
                     continue
                 }
@@ -145,6 +166,9 @@ public struct XLIFFDocument: Sendable {
                     items.append(.plural(key))
                 }
                 plurals[key]!.units.append((unit, part))
+            }
+            for (base, templates) in deviceTemplates {
+                for template in templates { plurals[template.id]!.units += shared[base] ?? [] }
             }
             let units = items.map { item -> PrintfCatalog.Unit in
                 let unit: Unit
