@@ -2,7 +2,7 @@ import Dispatch
 import Locking
 import Testing
 
-@Suite("LazySlot: an object made once and shared by every copy of a value", .timeLimit(.minutes(1)))
+@Suite("LazySlot: an object made once and shared by every copy of a value", .timeLimit(.minutes(10)))
 struct LazySlotTests {
     final class Made: Sendable {
         let number: Int

@@ -7,7 +7,7 @@ import Testing
 /// its tag and ETags unless the target and the 200's head carry them, 48 when it holds a coding besides identity; a
 /// prepared response 40 bytes, 16 per body run, its head and the body bytes it owns), the bound that follows from
 /// it, and the purge by tag, which finds a tag whether the entry stores it or it is a run of the target.
-@Suite("Response cache: what an entry costs, the bound, purge by tag", .timeLimit(.minutes(2)))
+@Suite("Response cache: what an entry costs, the bound, purge by tag", .timeLimit(.minutes(10)))
 struct ResponseCacheCostTests {
     static let etag = #""v1-0123456789abcdef""#   // 21 bytes
 

@@ -3,7 +3,7 @@ import Testing
 
 /// printf texts read as UTF-8 bytes (`PrintfDialect.parse`, `PrintfSpecifierScan`, `PrintfSpecifier.read`) next to
 /// text outside ASCII: the pieces, argument numbers and quoted errors are worked out by hand from the printf rules.
-@Suite(.timeLimit(.minutes(1))) struct PrintfBytesTests {
+@Suite(.timeLimit(.minutes(10))) struct PrintfBytesTests {
     static let textAndInteger = ArgumentLegend(entries: [.init(name: "arg1", type: nil, style: nil), .init(name: "arg2", type: "number", style: "integer")])
 
     static func parse(_ text: String, legend: ArgumentLegend = textAndInteger, countArgument: Int? = nil) throws -> [PrintfMessage.Piece] {

@@ -2,7 +2,7 @@
 import Testing
 
 /// `LintPattern.parse` reads text without `{`, `}` or `'` itself; ICU's parser must read it the same way.
-@Suite(.timeLimit(.minutes(2))) struct LintPatternTests {
+@Suite(.timeLimit(.minutes(10))) struct LintPatternTests {
     static let literal: [String] = [
         "Open settings.",
         "# of items | 50% done, %1$@ and %lld",
