@@ -83,14 +83,24 @@ int he_head_scan_feed(he_head_scan *scan, const char *buffer, size_t length, con
             continue;
         }
         if (c != '\n') {
-            // Content bytes of a line: over the request line's or the fields' budget, refused at once.
-            size_t offset = i - scan->line_start;
-            if (scan->lines == 0) {
-                if (offset >= max_request_line) return refuse(refusal, 414, "uri_too_long", "the request target is too long");
-            } else if (scan->field_bytes + offset + 3 > limits->max_field_bytes) {
-                return refuse(refusal, 431, "headers_too_large", "the request header fields are too large");
+            // Content bytes of a line: over the request line's or the fields' budget, refused at once. The line's
+            // first byte over its budget is at `over` (an offset from the line's start: the request line's budget, or
+            // what is left of the fields' budget with this line's CRLF and a byte of slack, as max_field_bytes
+            // counts them); the bytes up to the next CR or LF are skipped in one tight loop. This scan is the
+            // engine's largest per-request cost in user space (callgrind, docs/benchmarks.md run N: 1,784 of a
+            // cached fetch's 7,704 instructions byte by byte, with the budget worked out for every byte).
+            size_t over;
+            if (scan->lines == 0) over = max_request_line;
+            else over = scan->field_bytes + 3 > limits->max_field_bytes ? 0 : limits->max_field_bytes - scan->field_bytes - 2;
+            size_t end = scan->line_start + over < length ? scan->line_start + over : length;
+            while (i < end && buffer[i] != '\r' && buffer[i] != '\n') i++;
+            if (i == length) break;
+            if (buffer[i] == '\r' || buffer[i] == '\n') {
+                i--;   // the loop's i++ brings it back to the line's end, judged above or below
+                continue;
             }
-            continue;
+            if (scan->lines == 0) return refuse(refusal, 414, "uri_too_long", "the request target is too long");
+            return refuse(refusal, 431, "headers_too_large", "the request header fields are too large");
         }
         if (i == 0 || buffer[i - 1] != '\r') return refuse(refusal, 400, "line_ending_invalid", "a line ends with a bare LF; lines end with CRLF");
         size_t line_length = i - 1 - scan->line_start;

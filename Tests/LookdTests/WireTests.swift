@@ -115,6 +115,21 @@ struct WireTests {
         try expectRefusal(wire.port, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: \(String(repeating: "b", count: 20_000))\r\n\r\n", status: 431, code: "headers_too_large")
     }
 
+    /// docs/http.md: `--max-header-bytes` (16 KiB by default) counts the field lines with their CRLFs: 16,384 bytes of
+    /// them are read, 16,385 are refused with 431, whether the line that crosses the limit is the last or one before it.
+    @Test func headerBytesAreCountedToTheLastByte() throws {
+        let wire = try WireServer()
+        // "Host: x\r\n" 9 bytes, "X-Pad: <n bytes>\r\n" n + 9, "X-B: c\r\n" 8, "Connection: close\r\n" 19.
+        for (padding, middle) in [(16_384 - 37, ""), (16_384 - 45, "X-B: c\r\n")] {
+            let request = { (n: Int) in
+                "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: \(String(repeating: "b", count: n))\r\n\(middle)Connection: close\r\n\r\n"
+            }
+            let (served, _, _) = try exchange(wire.port, request(padding))
+            #expect(served?.status == 200, "\(padding) bytes of padding")
+            try expectRefusal(wire.port, request(padding + 1), status: 431, code: "headers_too_large")
+        }
+    }
+
     @Test func keepAliveAndPipeliningAnswerInOrder() throws {
         let wire = try WireServer()
         let connection = try WireConnection(port: wire.port)
