@@ -39,6 +39,7 @@ struct LintPattern: Sendable {
 
     /// Stands for a simple argument in `displayText`.
     static let placeholder: Unicode.Scalar = "\u{FFFC}"
+    private static let placeholderUTF8: [UInt8] = Array(String(placeholder).utf8)
 
     static func parse(_ pattern: String) -> Result<LintPattern, ParseFailure> {
         // Without `{`, `}` or `'` ICU reads the whole pattern as literal text: no arguments, shown as written.
@@ -63,22 +64,19 @@ struct LintPattern: Sendable {
             func isNamePart(_ byte: UInt8) -> Bool {
                 isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
             }
+            func codePoints<Bytes: Sequence<UInt8>>(_ run: Bytes) -> Int { run.count { $0 & 0xC0 != 0x80 } }
             var arguments: [Argument] = []
             var display: [UInt8] = []
             display.reserveCapacity(bytes.count + 8)
-            // Code points read so far, of the pattern and of the display text (an argument's offset is its name's).
+            // The text from `runStart` up to the byte being read is not in `display` yet; `patternPoints` are the
+            // code points before `runStart` (an argument's offset is its name's).
+            var runStart = 0
             var patternPoints = 0
-            var displayPoints = 0
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "'") { return nil }
                 guard byte == UInt8(ascii: "{") else {
-                    display.append(byte)
-                    if byte & 0xC0 != 0x80 {
-                        patternPoints += 1
-                        displayPoints += 1
-                    }
                     index += 1
                     continue
                 }
@@ -86,13 +84,17 @@ struct LintPattern: Sendable {
                 guard end < bytes.count, isLetter(bytes[end]) else { return nil }
                 while end < bytes.count, isNamePart(bytes[end]) { end += 1 }
                 guard end < bytes.count, bytes[end] == UInt8(ascii: "}") else { return nil }
+                display.append(contentsOf: bytes[runStart..<index])
+                patternPoints += codePoints(bytes[runStart..<index])
                 arguments.append(Argument(name: String(decoding: bytes[(index + 1)..<end], as: UTF8.self), type: .string,
                                           offset: patternPoints + 1, typeWord: nil, style: nil))
-                display += Array(String(placeholder).utf8)
-                displayPoints += 1
+                display.append(contentsOf: placeholderUTF8)
                 patternPoints += end + 1 - index
                 index = end + 1
+                runStart = index
             }
+            display.append(contentsOf: bytes[runStart...])
+            let displayPoints = codePoints(display)
             return LintPattern(arguments: arguments, selectors: [], displayText: String(decoding: display, as: UTF8.self),
                                displayCodePoints: displayPoints)
         }
