@@ -24,7 +24,7 @@ struct XLIFFPluralUnits {
     /// `KEY|==|device.iphone` stay strings of their own).
     static func parse(id: String) -> (key: String, part: Part)? {
         // Most ids are neither: told by one byte, before any search (every unit's id is looked at).
-        guard id.utf8.first == UInt8(ascii: "/") || id.utf8.contains(UInt8(ascii: "|")) else { return nil }
+        guard id.utf8.first == UInt8(ascii: "/") || id.containsUTF8(UInt8(ascii: "|")) else { return nil }
         if let separator = id.range(of: "|==|", options: .backwards) {
             let key = String(id[..<separator.lowerBound])
             let variation = id[separator.upperBound...]

@@ -44,7 +44,7 @@ public struct PrintfDialect: Sendable, Hashable {
         // A string without arguments is never formatted: all of it is text.
         guard !legend.entries.isEmpty else { return text.isEmpty ? [] : [.text(text)] }
         // Without a `%` all of it is text too, found with one byte search (most texts of real files).
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return text.isEmpty ? [] : [.text(text)] }
+        guard text.containsUTF8(UInt8(ascii: "%")) else { return text.isEmpty ? [] : [.text(text)] }
         var storage = text
         // The UTF-8 bytes are read, not scalars: every byte of a specifier is ASCII, and text between specifiers is
         // copied as one slice (an array of scalars and of their indices per text was most of the 48 million

@@ -9,7 +9,7 @@ enum PrintfSpecifierScan {
     static func forEach(in text: String, sequential: inout Int,
                         _ body: (_ number: Int, _ specifier: PrintfSpecifier, _ isSubstitution: Bool) -> Void) {
         // A text without `%` has no specifier: one byte search instead of a walk over its bytes.
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return }
+        guard text.containsUTF8(UInt8(ascii: "%")) else { return }
         var text = text
         text.withUTF8 { bytes in
             var index = 0
