@@ -34,7 +34,7 @@ typedef struct variant {
 
 /// 72 bytes before its strings (x86-64): with the two responses' blocks, what an entry costs is documented in
 /// docs/http.md ("The engine's response cache") and checked by hand in ResponseCacheCostTests. Every byte counts:
-/// the bound holds ~8,000 more of the spread's targets for each 64 bytes an entry loses (docs/benchmarks.md, run M).
+/// the bound holds ~9,000 more of the spread's targets for each 64 bytes an entry loses (docs/benchmarks.md, runs M, O).
 typedef struct cache_entry {
     struct cache_entry *next;    // the bucket's chain
     unsigned long long hash;     // of the target
