@@ -89,6 +89,13 @@ struct WireTests {
         #expect(query?.text.contains("\"lang\":\"de\"") == true)
         try expectRefusal(wire.port, "GET * HTTP/1.1\r\nHost: x\r\n\r\n", status: 400, code: "target_invalid")
         try expectRefusal(wire.port, "GET ftp://x/healthz HTTP/1.1\r\nHost: x\r\n\r\n", status: 400, code: "target_invalid")
+        // The path is percent-decoded (RFC 3986 §2.1: %74 is "t", %6F "o"); a fragment or a cut escape is refused.
+        let (escaped, _, _) = try exchange(wire.port, "GET /heal%74hz?x=%41 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(escaped?.status == 200)
+        let (echoed, _, _) = try exchange(wire.port, "POST /ech%6F?lang=%41 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        #expect(echoed?.status == 200)
+        try expectRefusal(wire.port, "GET /healthz#top HTTP/1.1\r\nHost: x\r\n\r\n", status: 400, code: "target_invalid")
+        try expectRefusal(wire.port, "GET /healthz%7 HTTP/1.1\r\nHost: x\r\n\r\n", status: 400, code: "target_invalid")
         let (options, _, _) = try exchange(wire.port, "OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(options?.status == 204)
     }
