@@ -108,6 +108,10 @@ public struct XLIFFDocument: Sendable {
 
     /// The key a device or width variation's unit id varies (`KEY|==|device.iphone` → `KEY`); nil for other ids.
     private static func variationBase(_ id: String) -> String? {
+        // Most ids have no `|`: told by a byte search before Foundation's `range(of:)`, which bridges the id to
+        // UTF-16 and was 79 of the 583 million instructions of `lookd lint` on one `lint-xliff` bench file
+        // (callgrind, 2 Dec 2026; two calls a unit).
+        guard id.containsUTF8(UInt8(ascii: "|")) else { return nil }
         guard let separator = id.range(of: "|==|", options: .backwards) else { return nil }
         let variation = id[separator.upperBound...]
         guard variation.hasPrefix("device.") || variation.hasPrefix("width.") else { return nil }
