@@ -28,6 +28,9 @@ import Testing
         "{a}",
         "# of {arg1} | 50% done",
         "{arg1} und {Arg1} {x9_}",
+        "{arg1, number, integer} neue Nachrichten in 17",
+        "{arg1, number} MB von 4, 50% fertig — {arg2}",
+        "Grüße 👋🏽 {n, number}{n, number, integer}{n}",
     ]
 
     /// Text with simple `{name}` arguments only is read without ICU: the same arguments (name, type, offset in code
@@ -45,8 +48,27 @@ import Testing
         #expect(fast.displayCodePoints == icu.displayCodePoints)
     }
 
-    /// Anything else goes to ICU: spaces or a type inside the braces, numbered arguments, quoting, stray braces.
-    @Test(arguments: ["{ arg1 }", "{arg1, number}", "{0} items", "it''s {n}", "a } b", "{arg1", "{}", "{n, plural, other {#}}", "{ärg}"])
+    /// `{name, number, integer}` read without ICU, worked out by hand: the argument's name is at offset 7 (counted
+    /// from 0: `Grüße ` is 6 code points, then `{`), the display text is `Grüße ` + U+FFFC + ` neu` (11 code points).
+    @Test func typedNumberArgumentByHand() throws {
+        let fast = try #require(LintPattern.parseSimpleArguments("Grüße {n, number, integer} neu"))
+        #expect(fast.arguments.count == 1)
+        #expect(fast.arguments.first?.name == "n")
+        #expect(fast.arguments.first?.type == .number)
+        #expect(fast.arguments.first?.offset == 7)
+        #expect(fast.arguments.first?.typeWord == "number")
+        // ICU's style part is the text from the comma to the `}`: ` integer`, its space included.
+        #expect(fast.arguments.first?.style == " integer")
+        #expect(fast.displayText == "Grüße \u{FFFC} neu")
+        #expect(fast.displayCodePoints == 11)
+        #expect(fast.needsMessageFormatValidation)
+    }
+
+    /// Anything else goes to ICU: spaces or another type or style inside the braces, numbered arguments, quoting,
+    /// stray braces.
+    @Test(arguments: ["{ arg1 }", "{arg1,number}", "{arg1, number }", "{arg1, number, ::.0}", "{arg1, number, integer }",
+                      "{arg1, date}", "{arg1, number, percent}", "{0} items", "it''s {n}", "a } b", "{arg1", "{}",
+                      "{n, plural, other {#}}", "{ärg}", "{arg1, number"])
     func otherPatternsAreNotReadWithoutICU(_ pattern: String) {
         #expect(LintPattern.parseSimpleArguments(pattern) == nil)
     }
