@@ -1,58 +1,76 @@
 import Foundation
 
-/// The `lint.xml` a module's Gradle build points Android lint at: `lintConfig file("…")` in `lintOptions { }` or
-/// `lint { }` (Groovy), `lintConfig = file("…")` (Kotlin DSL), in the module's `build.gradle` or
-/// `build.gradle.kts`. Android's Gradle plugin documents it as the fallback configuration (default severities)
-/// for issues the project's own `lint.xml` files do not set.
+/// The `lint.xml` a module's Gradle build points Android lint at (`lintConfig`, which Android's Gradle plugin
+/// documents as the fallback configuration — default severities — for issues the project's own `lint.xml` files do
+/// not set), found by reading the build's scripts as text (`GradleScript`); Gradle is never run.
 enum GradleLintConfig {
-    /// The `lint.xml` path the build file nearest above `res` (`app/src/main/res` → `app/src/main`, `app/src`,
-    /// `app`, the project root) names, resolved as Gradle does: `file("x")` and `project.file("x")` against the
-    /// module's folder, `rootProject.file("x")` and a path starting with `${rootDir}`, `$rootDir`,
-    /// `${project.rootDir}` or `${rootProject.projectDir}` against the root project (the nearest folder from the
-    /// module up holding `settings.gradle(.kts)`, else the module). nil when no build file is found or it sets no
-    /// `lintConfig` with a literal path (a convention plugin's setting is not seen). Reads the file system only.
+    /// The `lint.xml` path the module nearest above `res` (`app/src/main/res` → `app/src/main`, `app/src`, `app`,
+    /// the project root: the first holding `build.gradle(.kts)`) gets, from the first of these that sets
+    /// `lintConfig`, as Gradle would apply it:
+    /// 1. the module's own build script, else the script plugins it applies (`apply from:`; the last one);
+    /// 2. the project's shared build logic (`GradleBuildLogic`: `buildSrc/`, included builds, `build-logic/`,
+    ///    `build-plugin/`), its first file in that order;
+    /// 3. the root build script's `subprojects { }` and `allprojects { }` blocks and the script plugins applied in
+    ///    them (the last setting).
+    /// Paths resolve as Gradle resolves them (`GradleScript.Base`): against the module, or against the root
+    /// project (the nearest folder from the module up holding `settings.gradle(.kts)`, else the module). nil when
+    /// no build script is found, nothing sets `lintConfig`, or the setting that applies is computed (a variable).
+    /// Reads the file system only.
     static func lintXMLPath(projectAbove res: String) -> String? {
         var folder = URL(fileURLWithPath: res).standardizedFileURL
         for _ in 0..<4 {
             folder.deleteLastPathComponent()
-            for name in ["build.gradle.kts", "build.gradle"] {
-                let file = folder.appendingPathComponent(name)
-                guard let data = FileManager.default.contents(atPath: file.path) else { continue }
-                guard let setting = setting(in: String(decoding: data, as: UTF8.self)) else { return nil }
-                let base = setting.fromRoot ? rootProject(from: folder) : folder
-                return setting.path.hasPrefix("/") ? setting.path : base.appendingPathComponent(setting.path).standardizedFileURL.path
+            guard let script = buildScript(in: folder) else { continue }
+            let root = rootProject(from: folder)
+            guard case .literal(let path, let base)? = setting(module: folder, script: script, root: root) else { return nil }
+            return resolve(path, base: base, module: folder, root: root)
+        }
+        return nil
+    }
+
+    /// The `lintConfig` setting that applies to `module` (see `lintXMLPath`), nil when none is found.
+    static func setting(module: URL, script: GradleScript, root: URL) -> GradleScript.Path? {
+        if let own = script.lintConfig ?? lastSetting(appliedBy: script, module: module, root: root, depth: 0) { return own }
+        for file in GradleBuildLogic.sourceFiles(root: root) {
+            guard let data = FileManager.default.contents(atPath: file.path) else { continue }
+            let text = String(decoding: data, as: UTF8.self)
+            guard text.contains("lintConfig"), let found = GradleScript(text).lintConfig else { continue }
+            return found
+        }
+        guard root != module, let rootScript = buildScript(in: root) else { return nil }
+        var found: GradleScript.Path?
+        for block in rootScript.subprojectBlocks {
+            if let setting = block.lintConfig { found = setting }
+            if let applied = lastSetting(appliedBy: block, module: module, root: root, depth: 0) { found = applied }
+        }
+        return found
+    }
+
+    /// The last `lintConfig` setting of the script plugins `script` applies (following their own `apply from:`,
+    /// three levels deep); a computed `apply from:` path is skipped.
+    private static func lastSetting(appliedBy script: GradleScript, module: URL, root: URL, depth: Int) -> GradleScript.Path? {
+        guard depth < 3 else { return nil }
+        var found: GradleScript.Path?
+        for case .literal(let path, let base) in script.appliedScripts {
+            guard let data = FileManager.default.contents(atPath: resolve(path, base: base, module: module, root: root)) else { continue }
+            let applied = GradleScript(String(decoding: data, as: UTF8.self))
+            if let setting = applied.lintConfig { found = setting }
+            if let nested = lastSetting(appliedBy: applied, module: module, root: root, depth: depth + 1) { found = nested }
+        }
+        return found
+    }
+
+    private static func buildScript(in folder: URL) -> GradleScript? {
+        for name in ["build.gradle.kts", "build.gradle"] {
+            if let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) {
+                return GradleScript(String(decoding: data, as: UTF8.self))
             }
         }
         return nil
     }
 
-    /// The last `lintConfig` setting of a build script with a literal `file("…")` path: the path (a leading
-    /// root-directory interpolation removed) and whether it is relative to the root project.
-    static func setting(in script: String) -> (path: String, fromRoot: Bool)? {
-        var found: (path: String, fromRoot: Bool)?
-        for line in script.split(whereSeparator: \.isNewline) {
-            let code = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line[...]
-            guard let name = code.range(of: "lintConfig") else { continue }
-            let rest = code[name.upperBound...]
-            // `lintConfig file(…)`, `lintConfig = file(…)`, `lintConfig(file(…))`; not `lintConfigFoo`.
-            guard let first = rest.first, first == " " || first == "=" || first == "(" || first == "\t",
-                  let call = rest.range(of: "file(", options: .backwards) else { continue }
-            var argument = rest[call.upperBound...].drop { $0 == " " }
-            guard let quote = argument.first, quote == "\"" || quote == "'" else { continue }
-            argument = argument.dropFirst()
-            guard let end = argument.firstIndex(of: quote) else { continue }
-            var path = String(argument[..<end])
-            var fromRoot = rest[..<call.lowerBound].contains("rootProject")
-            for prefix in ["${project.rootDir}", "${rootDir}", "$rootDir", "${rootProject.projectDir}", "${project.rootProject.projectDir}"]
-            where path.hasPrefix(prefix) {
-                path = String(path.dropFirst(prefix.count).drop { $0 == "/" })
-                fromRoot = true
-                break
-            }
-            guard !path.isEmpty, !path.contains("$") else { continue }
-            found = (path, fromRoot)
-        }
-        return found
+    private static func resolve(_ path: String, base: GradleScript.Base, module: URL, root: URL) -> String {
+        path.hasPrefix("/") ? path : (base == .root ? root : module).appendingPathComponent(path).standardizedFileURL.path
     }
 
     /// The root project's folder: the nearest from `module` up holding `settings.gradle(.kts)`, else `module`.

@@ -1,0 +1,7 @@
+plugins {
+    id(ExamplePlugins.App.android)
+}
+
+android {
+    namespace = "org.example.mailer"
+}

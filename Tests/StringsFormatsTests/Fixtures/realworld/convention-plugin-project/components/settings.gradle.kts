@@ -1,0 +1,7 @@
+rootProject.name = "components"
+
+pluginManagement {
+    includeBuild("../build-plugin")
+}
+
+include(":ui:bolt")

@@ -1,0 +1,7 @@
+plugins {
+    id(ExamplePlugins.Library.android)
+}
+
+android {
+    namespace = "org.example.feature.account"
+}
