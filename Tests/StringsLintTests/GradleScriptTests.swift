@@ -25,6 +25,8 @@ import Testing
         ("lint {\n    lintConfig = File(rootDir, \"quality/lint.xml\")\n}\n", .literal("quality/lint.xml", .root)),
         ("lintOptions {\n    lintConfig new File(projectDir, 'lint.xml')\n}\n", .literal("lint.xml", .module)),
         ("lint {\n    lintConfig = rootDir.resolve(\"lint.xml\")\n}\n", .literal("lint.xml", .root)),
+        // element-x-android's `plugins/src/main/kotlin/extension/CommonExtension.kt`.
+        ("fun Project.defaultLintOptions(lint: Lint) = lint.apply {\n    lintConfig = File(\"${project.rootDir}/tools/lint/lint.xml\")\n}\n", .literal("tools/lint/lint.xml", .root)),
         // Computed: not read.
         ("val lintXml = rootProject.file(\"lint.xml\")\nlint {\n    lintConfig = lintXml\n}\n", .unreadable),
         ("lint {\n    lintConfig = rootProject.file(lintConfigPath)\n}\n", .unreadable),

@@ -182,7 +182,8 @@ struct GradleScript {
     private static let moduleFolders: Set<String> = ["projectDir", "project.projectDir", "target.projectDir"]
 
     /// The path an expression names (whitespace already removed): `file("…")` with a receiver naming a project
-    /// folder (optionally `.asFile`), `File(rootDir, "…")`, `new File(projectDir, '…')`, `rootDir.resolve("…")`, or,
+    /// folder (optionally `.asFile`), `File(rootDir, "…")`, `new File(projectDir, '…')`, `File("${rootDir}/…")`,
+    /// `rootDir.resolve("…")`, or,
     /// when `plainStringBase` is given (`apply from: "…"`), a string literal.
     static func path(of expression: [UInt8], plainStringBase: Base? = nil) -> Path {
         var text = String(decoding: expression, as: UTF8.self)
@@ -192,6 +193,13 @@ struct GradleScript {
             return stringLiteral(Array(text.utf8), base: base) ?? .unreadable
         }
         if text.hasPrefix("newFile(") { text = String(text.dropFirst(3)) }
+        if text.hasPrefix("File("), text.hasSuffix(")"), !text.contains(",") {
+            // java.io.File resolves a relative path against the JVM's working directory, no project's folder: only a
+            // path starting with a project folder (`File("${project.rootDir}/…")`) or `/` is known.
+            let literal = Array(text.dropFirst(5).dropLast().utf8)
+            guard literal.count > 2, literal[1] == UInt8(ascii: "$") || literal[1] == UInt8(ascii: "/") else { return .unreadable }
+            return stringLiteral(literal) ?? .unreadable
+        }
         if text.hasPrefix("File("), text.hasSuffix(")"), let comma = text.firstIndex(of: ",") {
             let folder = String(text[text.index(text.startIndex, offsetBy: 5)..<comma])
             let argument = Array(text[text.index(after: comma)..<text.index(before: text.endIndex)].utf8)
