@@ -9,7 +9,8 @@
 // An answer must be the latest put of exactly that target and variant that no purge removed since (never an older
 // one, never another target's): its 200's body byte for byte, or its 304 when If-None-Match names its tag. Every
 // entry offers identity and br; some puts hold a br form too (body "br:" + the identity body, tag "v<N>-br"): a br
-// answer must come from an entry that holds it, to a request whose Accept-Encoding accepts br.
+// answer must come from an entry that holds it, to a request whose Accept-Encoding accepts br. Some puts give the 304s
+// as their fields alone (he_cache_variant.not_modified_fields).
 #define _GNU_SOURCE
 #include "request_head.h"
 #include "response.h"
@@ -42,7 +43,7 @@ static int has_br[target_count][variant_count];
 
 static int varies(int target) { return target >= 2; }
 
-static void put(he_response_cache *cache, int target, int variant, int tag, int br) {
+static void put(he_response_cache *cache, int target, int variant, int tag, int br, int fields_only) {
     if (!varies(target)) variant = 0;   // one entry per target that does not vary
     int version = ++next_version;
     unsigned char body[512];
@@ -73,7 +74,13 @@ static void put(he_response_cache *cache, int target, int variant, int tag, int 
     entry.etag_len = etag_len;
     entry.label = target % HE_CACHE_LABELS;
     entry.ok = ok;
-    entry.not_modified = not_modified;
+    if (fields_only) {
+        // The 304 given as its fields alone: the cache writes it from the 200's head.
+        entry.not_modified_fields = fields;
+        entry.not_modified_fields_len = (size_t)fields_len;
+    } else {
+        entry.not_modified = not_modified;
+    }
     entry.offered = 1u << HE_CODING_BR;
     char br_etag[40], br_fields[96];
     he_prepared *br_ok = NULL, *br_not_modified = NULL;
@@ -85,7 +92,8 @@ static void put(he_response_cache *cache, int target, int variant, int tag, int 
         br_ok = he_prepared_create(200, br_fields, (size_t)br_fields_len, coded, length + 3);
         br_not_modified = he_prepared_create(304, br_fields, (size_t)br_fields_len, NULL, 0);
         if (!br_ok || !br_not_modified) abort();
-        entry.coded[HE_CODING_BR] = (he_cache_variant){br_ok, br_not_modified, br_etag, br_etag_len};
+        entry.coded[HE_CODING_BR] = fields_only ? (he_cache_variant){br_ok, NULL, br_etag, br_etag_len, br_fields, (size_t)br_fields_len}
+                                                : (he_cache_variant){br_ok, br_not_modified, br_etag, br_etag_len, NULL, 0};
     }
     // Kept: it replaces the variant's entry. Refused (too large for its shard): the entry before it stays answerable.
     if (he_response_cache_put(cache, he_response_cache_generation(cache), &entry)) {
@@ -200,7 +208,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < operations; i++) {
         uint8_t operation = data[1 + i];
         if (operation & 0x80) purge(cache, (operation & 0x40) ? -1 : (operation & 1));
-        else put(cache, operation % target_count, (operation >> 2) & 1, (operation >> 3) & 1, (operation >> 4) & 1);
+        else put(cache, operation % target_count, (operation >> 2) & 1, (operation >> 3) & 1, (operation >> 4) & 1, (operation >> 5) & 1);
     }
     size_t length = size - 1 - operations;
     char *bytes = malloc(length ? length : 1);

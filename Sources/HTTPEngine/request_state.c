@@ -107,6 +107,11 @@ static void dispatch(connection *c) {
         he_prepared *cached = he_response_cache_answer(cache, &exchange->request, &label, &status, &fields_offset, &fields_len);
         if (cached) {
             exchange->answered = 1;
+            // An id only when something uses it: a response that is not shareable carries it, the hook logs it. (The
+            // shared counter's atomic increment was paid by every cached answer before.)
+            if (!exchange->request_id[0] && (!he_prepared_shareable(cached) || server->config.cached_hook)) {
+                he_next_request_id(server, exchange->request_id);
+            }
             if (fields_len) {
                 size_t head_len;
                 const unsigned char *head = he_prepared_head(cached, &head_len);
@@ -126,6 +131,7 @@ static void dispatch(connection *c) {
             return;
         }
     }
+    if (!exchange->request_id[0]) he_next_request_id(server, exchange->request_id);
     server->config.handler(server->config.context, &exchange->request, exchange, 0);
     if (exchange->deferred) {
         c->job_pending = 1;
@@ -165,12 +171,12 @@ void he_process(connection *c) {
             }
             atomic_fetch_add(&server->inflight, 1);
             c->request_counted = 1;
-            he_next_request_id(server, c->exchange.request_id);
             c->body_start = c->scan.position;
             if (!c->head.chunked && c->head.content_length <= 0) {
-                dispatch(c);
+                dispatch(c);   // makes the request's id when something uses it
                 continue;
             }
+            he_next_request_id(server, c->exchange.request_id);
             c->head.request.body = NULL;
             c->head.request.body_len = 0;
             c->head.request.request_id = c->exchange.request_id;

@@ -231,18 +231,13 @@ static void unlink_entry(shard *s, cache_entry *entry) {
     s->bytes -= entry->cost;
 }
 
-/// Whether the 304 `not_modified` can be written from its 200 `ok`: its head is the 304 status line and fields that
-/// appear as one run of `ok`'s head (a 304 carries the 200's fields but for Content-Type, Content-Encoding and
-/// Content-Length, which a head lists around them). Then `*offset` and `*length` place the run.
-static int derived_304(he_prepared *ok, he_prepared *not_modified, unsigned short *offset, unsigned short *length) {
-    size_t ok_len, nm_len;
-    const unsigned char *ok_head = he_prepared_head(ok, &ok_len), *nm_head = he_prepared_head(not_modified, &nm_len);
-    size_t line = sizeof not_modified_line - 1;
-    if (he_prepared_status(not_modified) != 304 || he_prepared_part_count(not_modified) != 0 || nm_len < line ||
-        memcmp(nm_head, not_modified_line, line) != 0 || nm_len - line > MAX_STRING) return 0;
-    const unsigned char *fields = nm_head + line;
-    size_t fields_len = nm_len - line;
-    if (fields_len == 0) return 0;
+/// Whether a 304 with header fields `fields` can be written from its 200 `ok`: they appear as one run of `ok`'s head
+/// (a 304 carries the 200's fields but for Content-Type, Content-Encoding and Content-Length, which a head lists around
+/// them). Then `*offset` and `*length` place the run.
+static int derived_304(he_prepared *ok, const unsigned char *fields, size_t fields_len, unsigned short *offset, unsigned short *length) {
+    if (fields_len == 0 || fields_len > MAX_STRING) return 0;
+    size_t ok_len;
+    const unsigned char *ok_head = he_prepared_head(ok, &ok_len);
     const unsigned char *found = memmem(ok_head, ok_len, fields, fields_len);
     // A run that starts a field: right after a CRLF.
     while (found && (found - ok_head < 2 || found[-1] != '\n' || found[-2] != '\r')) {
@@ -255,12 +250,24 @@ static int derived_304(he_prepared *ok, he_prepared *not_modified, unsigned shor
     return 1;
 }
 
+/// The header fields of a prepared 304 (after its status line), or NULL when it is not a plain 304.
+static const unsigned char *not_modified_fields(he_prepared *not_modified, size_t *fields_len) {
+    size_t nm_len;
+    const unsigned char *nm_head = he_prepared_head(not_modified, &nm_len);
+    size_t line = sizeof not_modified_line - 1;
+    if (he_prepared_status(not_modified) != 304 || he_prepared_part_count(not_modified) != 0 || nm_len < line ||
+        memcmp(nm_head, not_modified_line, line) != 0) return NULL;
+    *fields_len = nm_len - line;
+    return nm_head + line;
+}
+
 int he_response_cache_put(he_response_cache *cache, unsigned long long generation, const he_cache_entry *spec) {
-    if (!spec->ok || !spec->not_modified || spec->label < 0 || spec->label >= HE_CACHE_LABELS) return 0;
+    if (!spec->ok || spec->label < 0 || spec->label >= HE_CACHE_LABELS) return 0;
     if (spec->target_len > MAX_STRING || spec->tag_len > MAX_STRING || spec->etag_len > MAX_STRING) return 0;
     // The identity representation is the spec's own fields; the others come from `coded`.
     he_cache_variant variants[HE_CODINGS];
-    variants[HE_CODING_IDENTITY] = (he_cache_variant){spec->ok, spec->not_modified, spec->etag, spec->etag_len};
+    variants[HE_CODING_IDENTITY] = (he_cache_variant){spec->ok, spec->not_modified, spec->etag, spec->etag_len, spec->not_modified_fields,
+                                                      spec->not_modified_fields_len};
     // A tag the 200's head carries (its ETag field) is read from there; others are stored.
     unsigned short etag_at[HE_CODINGS];
     size_t etags_len = 0;
@@ -268,7 +275,8 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
     for (int c = 0; c < HE_CODINGS; c++) {
         if (c != HE_CODING_IDENTITY) variants[c] = spec->coded[c];
         if (!variants[c].ok) continue;
-        if (!variants[c].not_modified || variants[c].etag_len > MAX_STRING) return 0;
+        if ((!variants[c].not_modified && variants[c].not_modified_fields_len > 0 && !variants[c].not_modified_fields) ||
+            variants[c].etag_len > MAX_STRING || variants[c].not_modified_fields_len > MAX_STRING) return 0;
         if (c != HE_CODING_IDENTITY) any_coded = 1;
         size_t head_len;
         const unsigned char *head = he_prepared_head(variants[c].ok, &head_len);
@@ -338,10 +346,23 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
         he_prepared_retain(variants[c].ok);
         v->ok = variants[c].ok;
         prepared_bytes += he_prepared_size(variants[c].ok);
-        if (derived_304(variants[c].ok, variants[c].not_modified, &v->nm_offset, &v->nm_len)) continue;
-        he_prepared_retain(variants[c].not_modified);
-        v->not_modified = variants[c].not_modified;
-        prepared_bytes += he_prepared_size(variants[c].not_modified);
+        // The 304: written from a run of the 200's head when its fields are one; else kept (built from its fields).
+        const unsigned char *fields = (const unsigned char *)variants[c].not_modified_fields;
+        size_t fields_len = variants[c].not_modified_fields_len;
+        if (variants[c].not_modified) fields = not_modified_fields(variants[c].not_modified, &fields_len);
+        if (fields && derived_304(variants[c].ok, fields, fields_len, &v->nm_offset, &v->nm_len)) continue;
+        if (variants[c].not_modified) {
+            he_prepared_retain(variants[c].not_modified);
+            v->not_modified = variants[c].not_modified;
+        } else {
+            v->not_modified = he_prepared_create(304, (const char *)fields, fields_len, NULL, 0);
+            if (!v->not_modified) {
+                free_entry(entry);
+                return 0;
+            }
+            if (he_prepared_shareable(variants[c].ok)) he_prepared_set_shareable(v->not_modified);
+        }
+        prepared_bytes += he_prepared_size(v->not_modified);
     }
     size_t cost = sizeof *entry + own + prepared_bytes;
     entry->cost = (uint32_t)cost;

@@ -55,6 +55,25 @@ struct ResponseCacheCostTests {
         #expect(cache.usage.bytes == 298 + 303 + 396)
     }
 
+    @Test func a304GivenAsItsFieldsAloneCostsNothingWhenTheyAreARunOfThe200sHeadAndItsOwnBlockOtherwise() {
+        let shared = EngineBytes(Array("0123456789abcdefghij".utf8))
+        let cache = EngineResponseCache(capacityBytes: 64 << 20, labels: ["fetch"], bounds: [])
+        let (ok, notModified) = Self.fetchLike(shared)
+        defer {
+            he_prepared_release(ok)
+            he_prepared_release(notModified)
+        }
+        // The fields "ETag: …\r\n" are a run of the 200's head: nothing more is kept, 298 as with a prepared 304.
+        #expect(cache.put(generation: cache.generation, target: "/v1/apps/pk_test_abc/look?lang=de", tag: "pk_test_abc", etag: Self.etag,
+                          label: 0, ok: ok, notModified: nil, notModifiedFields: Array("ETag: \(Self.etag)\r\n".utf8)))
+        #expect(cache.usage.bytes == 298)
+        // "ETag: W/…\r\n" is not: the engine builds the 304, "HTTP/1.1 304 Not Modified\r\n" 27 + 31 = 58 bytes of head,
+        // no runs: 40 + 58 = 98 more.
+        #expect(cache.put(generation: cache.generation, target: "/v1/apps/pk_test_abc/look?lang=fr", tag: "pk_test_abc", etag: Self.etag,
+                          label: 0, ok: ok, notModified: nil, notModifiedFields: Array("ETag: W/\(Self.etag)\r\n".utf8)))
+        #expect(cache.usage.bytes == 298 + 396)
+    }
+
     @Test func aTagTheHeadDoesNotCarryIsStoredAndACodingAddsItsBlockAndTheCodingsRecord() {
         let shared = EngineBytes(Array("0123456789abcdefghij".utf8))
         let cache = EngineResponseCache(capacityBytes: 64 << 20, labels: ["fetch"], bounds: [])

@@ -219,22 +219,27 @@ enum { HE_CODING_IDENTITY = 0, HE_CODING_GZIP = 1, HE_CODING_BR = 2, HE_CODINGS 
 /// are counted under.
 enum { HE_CACHE_VARY_MAX = 8, HE_CACHE_LABELS = 8, HE_CACHE_BUCKETS_MAX = 24 };
 
-/// One content coding of a cached response (he_cache_entry.coded): its 200, its 304 and its strong tag.
+/// One content coding of a cached response (he_cache_entry.coded): its 200, its 304 and its strong tag. The 304 may
+/// be given as its header fields alone (`not_modified` NULL, `not_modified_fields`: `Name: value\r\n` lines): when
+/// they are one run of the 200's head, as a 304's usually are, the cache writes the 304 from that run and keeps no
+/// second response; otherwise it builds the 304 from them.
 typedef struct he_cache_variant {
     he_prepared *ok;
     he_prepared *not_modified;
     const char *etag;
     size_t etag_len;
+    const char *not_modified_fields;
+    size_t not_modified_fields_len;
 } he_cache_variant;
 
 /// One response for he_response_cache_put: answers GET and HEAD requests whose target (the decoded path, then `?` and
 /// the raw query when there is one) is `target`, and whose fields named by `vary_mask` (bit i: the cache's i-th
-/// vary name) have exactly the values given (`vary_values[i]` NULL: the field absent). `ok` answers, or
-/// `not_modified` when the request's If-None-Match matches `etag` (weak comparison, RFC 9110 §13.1.2: `*`, the tag,
-/// or its W/ form, in a list). `tag`: the name it is purged by (like a CDN's surrogate key). `label`: the counter
+/// vary name) have exactly the values given (`vary_values[i]` NULL: the field absent). `ok` answers, or the 304
+/// (`not_modified`, or `not_modified_fields`: see he_cache_variant) when the request's If-None-Match matches `etag`
+/// (weak comparison, RFC 9110 §13.1.2: `*`, the tag, or its W/ form, in a list). `tag`: the name it is purged by (like a CDN's surrogate key). `label`: the counter
 /// it is counted under (below HE_CACHE_LABELS).
 ///
-/// Content codings: `ok`, `not_modified` and `etag` are the identity representation; `coded[HE_CODING_GZIP]` and
+/// Content codings: `ok`, `not_modified` (or `not_modified_fields`) and `etag` are the identity representation; `coded[HE_CODING_GZIP]` and
 /// `coded[HE_CODING_BR]` the same content in those codings (ok NULL: not held; `coded[0]` is unused), each with
 /// its own tag. `offered` (bit i: coding i; 0 is identity only) says which codings the application makes for this
 /// target. The engine negotiates Accept-Encoding (he_accept_encoding) among the offered codings: when the choice is
@@ -254,6 +259,8 @@ typedef struct he_cache_entry {
     int label;
     he_prepared *ok;
     he_prepared *not_modified;
+    const char *not_modified_fields;   // when not_modified is NULL (see he_cache_variant)
+    size_t not_modified_fields_len;
     unsigned offered;
     he_cache_variant coded[HE_CODINGS];
 } he_cache_entry;

@@ -41,17 +41,20 @@ final class EngineResponseCache: Sendable {
     var generation: UInt64 { UInt64(he_response_cache_generation(cache)) }
 
     /// Keeps the answers for `target` (the decoded path, then `?` and the raw query when there is one), tagged `tag`,
-    /// counted under `labels[label]`: `ok`, or `notModified` when If-None-Match matches `etag`. Returns false when
-    /// refused (a purge since `generation`, a string over 4 KiB, over the capacity).
+    /// counted under `labels[label]`: `ok`, or the 304 when If-None-Match matches `etag` — `notModified`, or when it is
+    /// nil a 304 with the header fields `notModifiedFields` (`wireFields`), which the engine writes from a run of `ok`'s
+    /// head when they are one (nothing composed for it). Returns false when refused (a purge since `generation`, a
+    /// string over 4 KiB, over the capacity).
     /// `offered`: the codings the application makes for this target (identity always); `coded`: the representations
     /// held in other codings, each with its own tag (see he_cache_entry: a request whose chosen coding is offered but
     /// not held goes to the routes).
     @discardableResult
-    func put(generation: UInt64, target: String, tag: String, etag: String, label: Int, ok: OpaquePointer, notModified: OpaquePointer,
-             offered: [ContentCoding] = [.identity], coded: [(coding: ContentCoding, etag: String, ok: OpaquePointer, notModified: OpaquePointer)] = []) -> Bool {
+    func put(generation: UInt64, target: String, tag: String, etag: String, label: Int, ok: OpaquePointer, notModified: OpaquePointer?,
+             notModifiedFields: [UInt8] = [], offered: [ContentCoding] = [.identity],
+             coded: [(coding: ContentCoding, etag: String, ok: OpaquePointer, notModified: OpaquePointer)] = []) -> Bool {
         var target = target, tag = tag, etag = etag
-        // The coded tags' bytes must stay alive during the call: one buffer, NUL-free, pointed into.
-        let codedTags = coded.flatMap { Array($0.etag.utf8) }
+        // The 304's fields and the coded tags' bytes must stay alive during the call: one buffer, pointed into.
+        let strings = notModifiedFields + coded.flatMap { Array($0.etag.utf8) }
         return target.withUTF8 { target in
             tag.withUTF8 { tag in
                 etag.withUTF8 { etag in
@@ -70,15 +73,18 @@ final class EngineResponseCache: Sendable {
                                 entry.ok = ok
                                 entry.not_modified = notModified
                                 entry.offered = offered.reduce(0) { $0 | (1 << UInt32($1.rawValue)) }
-                                return codedTags.withUnsafeBufferPointer { tags in
-                                    tags.withMemoryRebound(to: CChar.self) { tags in
-                                        var offset = 0
+                                return strings.withUnsafeBufferPointer { strings in
+                                    strings.withMemoryRebound(to: CChar.self) { strings in
+                                        entry.not_modified_fields = strings.baseAddress
+                                        entry.not_modified_fields_len = notModifiedFields.count
+                                        var offset = notModifiedFields.count
                                         withUnsafeMutableBytes(of: &entry.coded) { raw in
                                             let variants = raw.bindMemory(to: he_cache_variant.self)
                                             for variant in coded where variant.coding != .identity {
                                                 let length = variant.etag.utf8.count
                                                 variants[variant.coding.rawValue] = he_cache_variant(ok: variant.ok, not_modified: variant.notModified,
-                                                                                                     etag: tags.baseAddress.map { $0 + offset }, etag_len: length)
+                                                                                                     etag: strings.baseAddress.map { $0 + offset }, etag_len: length,
+                                                                                                     not_modified_fields: nil, not_modified_fields_len: 0)
                                                 offset += length
                                             }
                                         }

@@ -38,17 +38,21 @@ final class LookResponseCache: DerivedLookCache {
     /// then computes it once (on a worker) and puts the entry again. Nothing is put when a purge happened since
     /// `generation` was read.
     /// `options`: the daemon's (`Request.fetchOptions`), which the entries' fields follow as the routes' answers do.
+    /// Returns `look`'s identity 200 as composed for the cache (put or not), for the route to answer with: the miss then
+    /// builds no second response (`LookResponse.response` would copy the whole ~3.3 KB body again).
+    @discardableResult
     func fill(_ look: CachedLook, target: String, label: Int, generation: UInt64, options: LookResponse.Options, targetOf: (LocaleTag) -> String,
-              others: (([LocaleTag]) -> [CachedLook])?) {
+              others: (([LocaleTag]) -> [CachedLook])?) -> PreparedResponse {
         let wire = look.shared.edge.value { EngineBytes(look.shared.bytes) }
-        guard put(look, wire: wire, target: target, label: label, generation: generation, options: options) else { return }
-        guard noteFill(appKey: look.appKey, version: look.version), let others else { return }
+        let (kept, answer) = put(look, wire: wire, target: target, label: label, generation: generation, options: options)
+        guard kept, noteFill(appKey: look.appKey, version: look.version), let others else { return answer }
         let usage = engine.usage
         let each = usage.bytes / max(1, usage.entries)
-        guard usage.bytes + languages.count * max(each, 1_024) <= engine.capacityBytes else { return }
+        guard usage.bytes + languages.count * max(each, 1_024) <= engine.capacityBytes else { return answer }
         for built in others(languages.filter { targetOf($0) != target }) {
-            guard put(built, wire: wire, target: targetOf(built.locale), label: label, generation: generation, options: options) else { return }
+            guard put(built, wire: wire, target: targetOf(built.locale), label: label, generation: generation, options: options).kept else { break }
         }
+        return answer
     }
 
     /// Records a fill of `version` of `appKey`; true when it is the version's first.
@@ -76,31 +80,29 @@ final class LookResponseCache: DerivedLookCache {
     }
 
     /// Puts an SDK fetch response: its 200 (the body joined from `wire`, the version's shared pieces, referenced, and
-    /// the language's own pieces) and its 304, tagged with its app key, offered in every coding and holding the br and
-    /// gzip forms when they are computed. Shareable: written without X-Request-Id, as the routes' (`LookResponse`).
-    /// Returns false when refused (see `EngineResponseCache.put`).
-    private func put(_ look: CachedLook, wire: EngineBytes, target: String, label: Int, generation: UInt64, options: LookResponse.Options) -> Bool {
+    /// the language's own pieces) and its 304 (its fields only: the engine writes it from a run of the 200's head),
+    /// tagged with its app key, offered in every coding and holding the br and gzip forms when they are computed.
+    /// Shareable: written without X-Request-Id, as the routes' (`LookResponse`). Returns whether it was kept (see
+    /// `EngineResponseCache.put`) and the 200.
+    private func put(_ look: CachedLook, wire: EngineBytes, target: String, label: Int, generation: UInt64,
+                     options: LookResponse.Options) -> (kept: Bool, ok: PreparedResponse) {
         // The engine answers only targets whose `?lang=` decided the language (the fetch route fills only those).
         let headers = LookResponse.fields(look, .identity, languageFromQuery: true, options: options)
         let pieces = look.shared, own = look.language.bytes, cut = look.language.cut
-        let ok = composedResponse(status: 200, headers: headers.ok, runs: [
+        let ok = PreparedResponse(adopting: composedResponse(status: 200, headers: headers.ok, runs: [
             .shared(wire, 0..<pieces.cut1), .own(Array(own[..<cut])), .shared(wire, pieces.cut1..<pieces.cut2),
             .own(Array(own[cut...])), .shared(wire, pieces.cut2..<pieces.bytes.count),
-        ], shareable: true)
-        let notModified = composedResponse(status: 304, headers: headers.notModified, runs: [], shareable: true)
-        defer {
-            he_prepared_release(ok)
-            he_prepared_release(notModified)
-        }
+        ], shareable: true), status: 200, headers: headers.ok, body: look.body)
         // The other codings, when a request has needed them already (LookEncodings); their PreparedResponses live in
         // the look's edge slot (PreparedLook) for the call, and the engine retains their bytes.
         let prepared = PreparedLook.of(look)
         let coded = ContentCoding.allCases.filter { $0 != .identity }.compactMap { coding in
             prepared.pair(PreparedLook.Form(coding: coding, languageFromQuery: true, options: options), of: look).map { (coding: coding, etag: coding.etag(look.etag), ok: $0.ok.wire, notModified: $0.notModified.wire) }
         }
-        return withExtendedLifetime(prepared) {
-            engine.put(generation: generation, target: target, tag: look.appKey, etag: look.etag, label: label, ok: ok, notModified: notModified,
-                       offered: LookEncodings.offered, coded: coded)
+        let kept = withExtendedLifetime(prepared) {
+            engine.put(generation: generation, target: target, tag: look.appKey, etag: look.etag, label: label, ok: ok.wire, notModified: nil,
+                       notModifiedFields: wireFields(headers.notModified), offered: LookEncodings.offered, coded: coded)
         }
+        return (kept, ok)
     }
 }

@@ -33,6 +33,16 @@ final class PreparedResponse: Sendable {
         wire = built
     }
 
+    /// Adopts `wire`, a response the engine built already (`composedResponse`) with exactly this status, these headers
+    /// and this body: its one reference is released with this value. Nothing is copied: the fetch route answers a
+    /// miss with the 200 it composed for the response cache (docs/benchmarks.md, run Q).
+    init(adopting wire: OpaquePointer, status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.wire = wire
+    }
+
     deinit { he_prepared_release(wire) }
 }
 

@@ -46,8 +46,9 @@ enum AppRoutes {
                 guard !request.onEventLoop else { throw RunOnWorkers() }
                 encodings.compute(from: cached.body)
             }
+            var composed: PreparedResponse?   // the identity 200 composed for the response cache
             if let fill, let generation {
-                fill.fill(cached, target: request.cacheTarget, label: 0, generation: generation, options: request.fetchOptions,
+                composed = fill.fill(cached, target: request.cacheTarget, label: 0, generation: generation, options: request.fetchOptions,
                           targetOf: { "/v1/apps/\(key)/look?lang=\($0.identifier)" },
                           others: request.onEventLoop ? nil : { app.looks.languages(appKey: key, version: cached.version, $0) })
             }
@@ -56,6 +57,7 @@ enum AppRoutes {
             let revalidated = ([chosen] + ContentCoding.allCases).first {
                 accept.weight($0) > 0 && EntityTag.noneMatchHolds(noneMatch, etag: $0.etag(cached.etag))
             }
+            if let composed, revalidated == nil, chosen == .identity { return .prebuilt(composed) }
             return LookResponse.response(cached, revalidated ?? chosen, notModified: revalidated != nil, languageFromQuery: decidedByLang,
                                          options: request.fetchOptions, once: fill != nil)
         })
