@@ -20,13 +20,16 @@ public struct AndroidResourceDocument: Sendable {
         /// The styling tags inside the text (`b`, `i`, `u`, `a`, …; `xliff:g` not counted), sorted, each as often
         /// as it occurs. Its text is then the text without the tags.
         public var markup: [String] = []
+        /// The file holding the resource when it is not its `File`'s `path` (a document read with
+        /// `everyValuesFile`: one of several files of its folder), relative to the `res/` directory.
+        public var file: String?
     }
 
     public struct File: Sendable {
         /// `values-ar/strings.xml`, relative to the `res/` directory.
-        public let path: String
+        public var path: String
         public let locale: CatalogLocale
-        public let resources: [Resource]
+        public var resources: [Resource]
         /// Android lint issue ids of `<resources tools:ignore="…">`: they apply to every resource of the file.
         public var ignoredIssues: Set<String> = []
     }
@@ -40,15 +43,22 @@ public struct AndroidResourceDocument: Sendable {
     /// Reads every `values*/strings.xml`. Directories that are not one of the 50 locales' are skipped; a
     /// secondary directory (`values-he` next to `values-iw`) must hold the same bytes. Problems with a file are
     /// in `fileProblems`.
-    public init(files input: FormatFiles) {
+    /// `everyValuesFile` (a linter): every `values*/*.xml` is read, as Android merges them (element-x-android keeps
+    /// English in `values/localazy.xml` and German in `values-de/translations.xml`), the files of one folder as one
+    /// `File` (its `path` the folder's `strings.xml`, else its first file holding a string; each resource names its
+    /// own file); resources other than strings, plurals and string arrays (colors, dimensions, styles) are
+    /// skipped, and so are the strings of a file named `donottranslate.xml`, which Android lint documents as
+    /// holding the untranslatable ones, and of a file whose `<resources>` says `translatable="false"`.
+    public init(files input: FormatFiles, everyValuesFile: Bool = false) {
         var files: [File] = []
         var problems: [ConversionError.Problem] = []
         for (path, bytes) in input.files.sorted(by: { $0.key < $1.key }) {
             let parts = path.split(separator: "/")
-            guard parts.count >= 2, parts[parts.count - 1] == Substring(AndroidResourcesFormat.fileName),
+            guard parts.count >= 2, parts[parts.count - 1] == Substring(AndroidResourcesFormat.fileName) || (everyValuesFile && parts[parts.count - 1].hasSuffix(".xml")),
                   let (locale, isPrimary) = AndroidQualifier.locale(ofDirectory: String(parts[parts.count - 2])) else { continue }
+            if everyValuesFile, parts[parts.count - 1] == "donottranslate.xml" { continue }
             if !isPrimary {
-                let primary = parts.dropLast(2).map(String.init) + [AndroidQualifier.directories(for: locale)[0], AndroidResourcesFormat.fileName]
+                let primary = parts.dropLast(2).map(String.init) + [AndroidQualifier.directories(for: locale)[0], String(parts[parts.count - 1])]
                 if let other = input.files[primary.joined(separator: "/")], other != bytes {
                     problems.append(.init(key: nil, locale: locale.identifier, reason: "differs from \(primary.joined(separator: "/"))", file: path, position: .start))
                 }
@@ -56,9 +66,21 @@ public struct AndroidResourceDocument: Sendable {
             }
             do {
                 let root = try XMLTree.parse(bytes)
-                let (resources, resourceProblems) = try Self.resources(root)
+                // NewPipe's values/settings_keys.xml: `<resources translatable="false">` holds preference keys.
+                if everyValuesFile, root.attributes["translatable"] == "false" { continue }
+                let (resources, resourceProblems) = try Self.resources(root, stringsOnly: everyValuesFile)
                 var file = File(path: path, locale: locale, resources: resources)
                 file.ignoredIssues = Self.ignoredIssues(root)
+                if everyValuesFile {
+                    // The file's tools:ignore covers its own resources only, not its folder's other files.
+                    file.resources = resources.map { resource in
+                        var resource = resource
+                        resource.file = path
+                        resource.ignoredIssues.formUnion(file.ignoredIssues)
+                        return resource
+                    }
+                    file.ignoredIssues = []
+                }
                 files.append(file)
                 problems += resourceProblems.map { problem in
                     var placed = problem.placed(file: path, position: nil)
@@ -70,7 +92,20 @@ public struct AndroidResourceDocument: Sendable {
             } catch {}
         }
         self.fileProblems = problems
-        self.files = files.sorted { $0.locale < $1.locale }
+        self.files = (everyValuesFile ? Self.mergedByFolder(files) : files).sorted { $0.locale < $1.locale }
+    }
+
+    /// One `File` per folder: `strings.xml` first, then the others in path order (`files` is in path order).
+    private static func mergedByFolder(_ files: [File]) -> [File] {
+        var folders: [String: [File]] = [:]
+        for file in files { folders[(file.path as NSString).deletingLastPathComponent, default: []].append(file) }
+        return folders.values.map { group in
+            let ordered = group.filter { $0.path.hasSuffix("/" + AndroidResourcesFormat.fileName) } + group.filter { !$0.path.hasSuffix("/" + AndroidResourcesFormat.fileName) }
+            var merged = ordered.first { !$0.resources.isEmpty } ?? ordered[0]
+            merged.path = ordered[0].path.hasSuffix("/" + AndroidResourcesFormat.fileName) ? ordered[0].path : merged.path
+            merged.resources = ordered.flatMap(\.resources)
+            return merged
+        }
     }
 
     /// The issue ids of an element's `tools:ignore` (comma-separated; `all` stands for every issue).
@@ -79,7 +114,8 @@ public struct AndroidResourceDocument: Sendable {
     }
 
     /// The resources of a file, and the problems of those that could not be read (left out).
-    private static func resources(_ root: XMLTree) throws -> ([Resource], [ConversionError.Problem]) {
+    /// `stringsOnly`: other resources (`<color>`, `<dimen>`, `<style>`, …) are skipped, not reported.
+    private static func resources(_ root: XMLTree, stringsOnly: Bool = false) throws -> ([Resource], [ConversionError.Problem]) {
         guard root.name == "resources" else { throw ConversionError(key: nil, reason: "the root element is <\(root.name)>, not <resources>") }
         var resources: [Resource] = []
         var problems: [ConversionError.Problem] = []
@@ -101,6 +137,7 @@ public struct AndroidResourceDocument: Sendable {
                 defer { comment = nil }
                 // Not for translation: no localization to read or check.
                 if element.attributes["translatable"] == "false" { continue }
+                if stringsOnly, !["string", "plurals", "string-array"].contains(element.name) { continue }
                 guard let name = element.attributes["name"] else {
                     problems.append(.init(key: nil, reason: "<\(element.name)> without a name", kind: .syntax, position: element.position))
                     continue
@@ -184,13 +221,13 @@ public struct AndroidResourceDocument: Sendable {
             var messages: [CatalogLocale: PrintfMessage] = [:]
             if !readingMarkup, !resource.markup.isEmpty {
                 problems.append(.init(key: resource.name, reason: "styling tags (<\(resource.markup[0])>) are not imported: lookd's catalogs hold no markup",
-                                      file: english.path, position: resource.position))
+                                      file: resource.file ?? english.path, position: resource.position))
                 continue
             }
             do {
                 messages[.english] = try Self.message(resource, legend: legend, locale: .english)
             } catch let error as ConversionError {
-                problems += error.problems.map { $0.placed(file: english.path, position: resource.position) }
+                problems += error.problems.map { $0.placed(file: resource.file ?? english.path, position: resource.position) }
                 continue
             } catch { continue }
             for (locale, translated) in byLocale {
@@ -198,15 +235,15 @@ public struct AndroidResourceDocument: Sendable {
                 if translation.markup != resource.markup {
                     let (expected, found) = (resource.markup.map { "<\($0)>" }, translation.markup.map { "<\($0)>" })
                     problems.append(.init(key: resource.name, locale: locale.identifier,
-                                          reason: "styling tags differ from the source's: \(found.isEmpty ? "none" : found.joined(separator: " ")) where values/strings.xml has \(expected.isEmpty ? "none" : expected.joined(separator: " "))",
-                                          kind: readingMarkup ? .markup : .unsupported, file: translated.file.path, position: translation.position))
+                                          reason: "styling tags differ from the source's: \(found.isEmpty ? "none" : found.joined(separator: " ")) where \(resource.file ?? english.path) has \(expected.isEmpty ? "none" : expected.joined(separator: " "))",
+                                          kind: readingMarkup ? .markup : .unsupported, file: translation.file ?? translated.file.path, position: translation.position))
                     if !readingMarkup { continue }
                 }
                 let resource = translation
                 do {
                     messages[locale] = try Self.message(resource, legend: legend, locale: locale)
                 } catch let error as ConversionError {
-                    problems += error.problems.map { $0.placed(file: translated.file.path, position: resource.position) }
+                    problems += error.problems.map { $0.placed(file: resource.file ?? translated.file.path, position: resource.position) }
                 } catch {}
             }
             if comment.textAroundPlural {
@@ -218,8 +255,8 @@ public struct AndroidResourceDocument: Sendable {
         let names = Set(english.resources.map(\.name))
         for file in files where file.locale != .english {
             for resource in file.resources where !names.contains(resource.name) {
-                problems.append(.init(key: resource.name, locale: file.locale.identifier, reason: "not in values/strings.xml", kind: .unknownKey,
-                                      file: file.path, position: resource.position))
+                problems.append(.init(key: resource.name, locale: file.locale.identifier, reason: "not in \(english.path)", kind: .unknownKey,
+                                      file: resource.file ?? file.path, position: resource.position))
             }
         }
         return (PrintfCatalog(units: units), problems)

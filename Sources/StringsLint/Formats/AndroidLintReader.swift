@@ -1,11 +1,12 @@
 import Strings
 import StringsFormats
 
-/// Android resources for the linter: positions are each resource's element in its `strings.xml`.
+/// Android resources for the linter: every `values*/*.xml` of the `res/` folder, merged per folder as Android
+/// merges them; positions are each resource's element in its file.
 struct AndroidLintReader: FormatLintReader {
     func reading(_ files: FormatFiles) -> FormatLintReading {
         var reading = FormatLintReading()
-        let document = AndroidResourceDocument(files: files)
+        let document = AndroidResourceDocument(files: files, everyValuesFile: true)
         reading.integerPlurals = true
         for file in document.files {
             reading.localeFiles[file.locale.identifier] = .init(file: file.path, position: .start)
@@ -20,7 +21,7 @@ struct AndroidLintReader: FormatLintReader {
                     reading.suppressions[FormatLintReading.placeKey(locale: scope, key: key), default: []].formUnion(AndroidLintIssues.checks(for: resource.ignoredIssues))
                 }
                 let slot = FormatLintReading.placeKey(locale: file.locale.identifier, key: key)
-                if reading.places[slot] == nil { reading.places[slot] = .init(file: file.path, position: resource.position) }
+                if reading.places[slot] == nil { reading.places[slot] = .init(file: resource.file ?? file.path, position: resource.position) }
             }
         }
         let (catalog, problems) = document.catalogSkippingProblems()

@@ -23,14 +23,18 @@ public struct FormatLintInput: Sendable {
     public var mainResources: String?
     var providedByMain: [String: Set<String>] = [:]
 
-    /// How many files the input is (the `strings.xml` files of a `res/` folder, main's English not counted for a
-    /// flavour's; 1 otherwise).
+    /// How many files the input is (the files of a `res/` folder's `values*` folders holding strings — `strings.xml`,
+    /// or another file with a `<string` or `<plurals` element —, main's English not counted for a flavour's; 1 otherwise).
     public var fileCount: Int {
-        max(1, files.files.keys.filter { $0.hasSuffix(".xml") || $0.isEmpty }.count - (mainResources == nil ? 0 : 1))
+        let holding = files.files.filter { path, bytes in
+            path.isEmpty || path.hasSuffix("/strings.xml")
+                || (path.hasSuffix(".xml") && (bytes.firstRange(of: Array("<string ".utf8)) != nil || bytes.firstRange(of: Array("<plurals ".utf8)) != nil))
+        }
+        return max(1, holding.count - (mainResources == nil ? 0 : 1))
     }
 
     /// The input at `path` when it is one of the three formats (by extension, an Xcode `.xcloc` bundle — its
-    /// `Localized Contents/TAG.xliff` —, or a directory holding `values/strings.xml`); nil for anything else (lookd JSON catalogs are linted as before).
+    /// `Localized Contents/TAG.xliff` —, or a directory with strings in `values/`: `AndroidValuesFolder`); nil for anything else (lookd JSON catalogs are linted as before).
     /// Throws when the file or directory cannot be read.
     public static func detect(path: String) throws -> FormatLintInput? {
         var isDirectory: ObjCBool = false
@@ -49,9 +53,9 @@ public struct FormatLintInput: Sendable {
         }
         if isDirectory.boolValue {
             let main = FlavourResources.mainResources(of: path)
-            guard main != nil || FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("values/\("strings.xml")")) else { return nil }
-            // Only the files the reader reads (`values*/strings.xml`), not a res/ folder's images and layouts.
-            var files = try FormatFiles.load(path: path) { $0.hasPrefix("values") && $0.hasSuffix("/strings.xml") && $0.split(separator: "/").count == 2 }
+            guard main != nil || AndroidValuesFolder.holdsStrings(path) else { return nil }
+            // Only the files the reader reads (`values*/*.xml`), not a res/ folder's images and layouts.
+            var files = try FormatFiles.load(path: path) { AndroidValuesFolder.isValuesFile($0) }
             var input = FormatLintInput(name: path, files: files, reader: AndroidLintReader())
             if let main {
                 let english = (main as NSString).appendingPathComponent("values/strings.xml")
@@ -69,20 +73,19 @@ public struct FormatLintInput: Sendable {
         return FormatLintInput(name: path, files: try FormatFiles.load(path: path), reader: reader)
     }
 
-    /// For a `values*/strings.xml` file or a `values*` folder of an Android `res/` folder (one holding
-    /// `values/strings.xml`, or a flavour's holding translations only: `FlavourResources`): that `res/` folder and
+    /// For a `values*/*.xml` file or a `values*` folder of an Android `res/` folder (one with strings in `values/`:
+    /// `AndroidValuesFolder`, or a flavour's holding translations only: `FlavourResources`): that `res/` folder and
     /// the path's place in it.
     static func androidResources(containing path: String, isDirectory: Bool) -> (res: String, relative: String)? {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         let folder = isDirectory ? trimmed : (trimmed as NSString).deletingLastPathComponent
-        guard isDirectory || (trimmed as NSString).lastPathComponent == "strings.xml" else { return nil }
+        guard isDirectory || (trimmed as NSString).pathExtension == "xml" else { return nil }
         let folderName = (folder as NSString).lastPathComponent
         guard folderName == "values" || folderName.hasPrefix("values-") else { return nil }
         let parent = (folder as NSString).deletingLastPathComponent
         let res = parent.isEmpty ? "." : parent
-        guard FileManager.default.fileExists(atPath: (res as NSString).appendingPathComponent("values/strings.xml"))
-                || FlavourResources.mainResources(of: res) != nil else { return nil }
-        return (res, isDirectory ? folderName : folderName + "/strings.xml")
+        guard AndroidValuesFolder.holdsStrings(res) || FlavourResources.mainResources(of: res) != nil else { return nil }
+        return (res, isDirectory ? folderName : folderName + "/" + (trimmed as NSString).lastPathComponent)
     }
 
     /// An input built in memory (tests, the daemon): `kind` is `xcstrings`, `android` or `xliff`.

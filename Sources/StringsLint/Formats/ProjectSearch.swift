@@ -1,7 +1,8 @@
 import Foundation
 
 /// Finds what `lookd lint` can check inside a project folder given above the catalogs (`lookd lint app/`, an
-/// Android or Xcode project's root): every Android resource folder (a folder holding `values/strings.xml`:
+/// Android or Xcode project's root): every Android resource folder (a folder with strings in `values/`,
+/// `AndroidValuesFolder`:
 /// `app/src/main/res`, a flavour's `app/src/beta/res`, a library module's res, Compose Multiplatform's
 /// `composeResources`; a flavour's res holding only translations, `FlavourResources`) and every String Catalog
 /// (`*.xcstrings`).
@@ -18,7 +19,7 @@ public enum ProjectSearch {
         var found: [String] = []
         var pending = [folder]
         while let current = pending.popLast() {
-            if manager.fileExists(atPath: join(current, "values/strings.xml")) || FlavourResources.mainResources(of: current) != nil {
+            if AndroidValuesFolder.holdsStrings(current) || FlavourResources.mainResources(of: current) != nil {
                 found.append(current)
                 continue
             }

@@ -76,7 +76,7 @@ enum LintCommand: Command {
                         continue
                     }
                     if !names.contains(where: { $0.hasSuffix(".json") }) {
-                        throw UsageError("\(path): nothing to lint: no lookd catalogs (*.json), Android res/ folder (values/strings.xml) or String Catalog (*.xcstrings) in it or below it")
+                        throw UsageError("\(path): nothing to lint: no lookd catalogs (*.json), Android res/ folder (strings in values/) or String Catalog (*.xcstrings) in it or below it")
                     }
                 }
                 folders.append(path)

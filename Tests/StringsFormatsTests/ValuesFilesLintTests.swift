@@ -1,0 +1,57 @@
+import Foundation
+import Strings
+import StringsLint
+import Testing
+@testable import StringsFormats
+
+/// `lookd lint` on an Android `res/` folder whose strings are not in `strings.xml`: Android merges every XML file
+/// of a `values*` folder, whatever its name (element-x-android: English in `values/localazy.xml`, translations
+/// in `values-*/translations.xml`, emoji names in `strings_sas.xml`). Before, such a project had "nothing to lint".
+@Suite(.timeLimit(.minutes(10))) struct ValuesFilesLintTests {
+    static let res = CatalogFixtures.fixture("realworld/values-files-res")
+
+    /// The findings, worked out by hand from `realworld/values-files-res`: Norwegian lacks `screen_login_subtitle`
+    /// (in its only file) and `verification_emoji_dog` (English has it in `strings_sas.xml`, Norwegian has no such
+    /// file), and its `common_replies` lacks `one` (CLDR: nb selects `one` for 1); Greek writes `%Β`, which Java's
+    /// Formatter refuses. German is complete across its two files. Not reported: `matrix_to_host`
+    /// (`donottranslate.xml`, Android lint's file of untranslatable strings), `theme_key` and `theme_values` (a
+    /// file whose `<resources translatable="false">`), `<color>`/`<dimen>` (not strings), `values-night` (not a locale).
+    @Test func everyValuesFileIsReadAsAndroidMergesThem() throws {
+        let input = try #require(try FormatLintInput.detect(path: Self.res.path))
+        let found = Linter(configuration: LintConfiguration()).lint(input)
+            .map { "\($0.check.code) \($0.locale ?? "") \($0.key ?? "") \(($0.file as NSString).lastPathComponent)" }
+        #expect(found.sorted() == [
+            "missing-key nb screen_login_subtitle translations.xml",
+            "missing-key nb verification_emoji_dog translations.xml",
+            "missing-plural-category nb common_replies translations.xml",
+            "syntax-error el screen_poll_votes translations.xml",
+        ])
+        // The files holding strings (`colors.xml` of values/ and values-night/ do not).
+        #expect(input.fileCount == 8)
+        #expect(ProjectSearch.lintableInputs(under: Self.res.path) == [Self.res.path])
+    }
+
+    /// A file given alone is linted against its project's whole English (`values/localazy.xml` and
+    /// `values/strings_sas.xml`), only its own findings reported; a finding about a key names the file that holds it.
+    @Test func oneValuesFileIsLintedAgainstTheWholeSource() throws {
+        let file = Self.res.appendingPathComponent("values-el/translations.xml").path
+        let input = try #require(try FormatLintInput.detect(path: file))
+        let found = Linter(configuration: LintConfiguration()).lint(input).map { "\($0.check.code) \($0.key ?? "") \($0.file == file)" }
+        #expect(found == ["syntax-error screen_poll_votes true"])
+        let german = Self.res.appendingPathComponent("values-de/strings_sas.xml").path
+        #expect(Linter(configuration: LintConfiguration()).lint(try #require(try FormatLintInput.detect(path: german))).isEmpty)
+    }
+
+    /// A translation a second file of the folder holds is found there: German's `verification_emoji_dog` sits in
+    /// `values-de/strings_sas.xml`, so a German `strings_sas.xml` that drops its argument is reported at that file.
+    @Test func aFindingNamesTheFileHoldingTheResource() throws {
+        let copy = try FormatCommandTests.scratch().appendingPathComponent("res")
+        defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
+        try FileManager.default.copyItem(at: Self.res, to: copy)
+        try Data("<resources>\n  <string name=\"verification_emoji_dog\">\"Hund\"</string>\n  <string name=\"verification_emoji_cat\">\"Katze\"</string>\n</resources>\n".utf8)
+            .write(to: copy.appendingPathComponent("values-de/strings_sas.xml"))
+        let input = try #require(try FormatLintInput.detect(path: copy.path))
+        let german = Linter(configuration: LintConfiguration()).lint(input).filter { $0.locale == "de" }
+        #expect(german.map { "\($0.check.code) \($0.key ?? "") \(($0.file as NSString).lastPathComponent):\($0.position.line)" } == ["extra-key verification_emoji_cat strings_sas.xml:3"])
+    }
+}
