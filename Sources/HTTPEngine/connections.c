@@ -34,7 +34,7 @@ void he_close_connection(connection *c) {
     he_release_body_budget(c);
     close(c->fd);
     c->fd = -1;
-    atomic_fetch_sub(&server->inflight, c->request_counted + c->unwritten);
+    he_count_inflight(l, -(long)(c->request_counted + c->unwritten));
     c->request_counted = 0;
     c->unwritten = 0;
     atomic_fetch_sub(&server->open, 1);
@@ -60,7 +60,7 @@ void he_free_connection(connection *c) {
 
 /// Frees or recycles a closed connection whose job (if any) has come back.
 static void recycle(loop *l, connection *c) {
-    for (int i = c->segment_first; i < c->segment_count; i++) he_prepared_release(c->segments[i].prepared);
+    for (int i = c->segment_first; i < c->segment_count; i++) he_prepared_release(c->segments[i].holds);
     he_prepared_release(c->exchange.result);
     c->exchange.result = NULL;
     if (l->free_count >= 256 || c->in_cap > KEEP_BUFFER_BYTES || c->out_cap > KEEP_BUFFER_BYTES) {

@@ -25,10 +25,10 @@ enum {
     KEEP_BUFFER_BYTES = 64 * 1024, // larger buffers are freed once their request is done
     MAX_HANDOVERS = 64,            // newcomers waiting for a loop to make room for them (eviction.c)
 };
-/// A piece of output: bytes of a prepared response, or of the connection's own output buffer (prepared NULL).
+/// A piece of output: bytes of a prepared response, or of the connection's own output buffer (base NULL).
 typedef struct segment {
-    he_prepared *prepared;
-    const unsigned char *base;   // prepared bytes; NULL for the output buffer
+    he_prepared *holds;          // a reference released once this segment is written (or the connection closes), or NULL
+    const unsigned char *base;   // prepared bytes, kept alive by the `holds` of this response's last segment; NULL for the output buffer
     size_t offset;
     size_t length;
 } segment;
@@ -127,6 +127,10 @@ struct loop {
     double now;
     double realtime_offset;      // CLOCK_REALTIME minus CLOCK_MONOTONIC at `now`: turns the kernel's receive stamps into `now`'s clock
     double busy_since;           // when the loop last returned from epoll_wait after sleeping in it (or yielded)
+    // Counted per request, by this loop alone (another thread only reads `inflight`), on a cache line of their own: the
+    // loops write no line in common per request (docs/http.md, "Little written in common per request").
+    _Alignas(64) atomic_long inflight;   // requests read and not completely answered (he_server_inflight sums the loops)
+    unsigned long long next_id;          // request ids this loop has given (he_next_request_id)
 };
 
 struct he_server {
@@ -136,13 +140,13 @@ struct he_server {
     int loop_count;
     he_worker_pool *pool;
     he_address_table *addresses;
-    atomic_int open;
-    atomic_long inflight;
-    atomic_llong body_bytes;   // bytes reserved for request bodies being read, across all connections (config.body_budget)
-    atomic_int draining;
-    atomic_int stopping;
-    atomic_ullong next_id;
     unsigned id_prefix;
+    // Read by every loop on every request and written once: a line of their own, apart from the counters below.
+    _Alignas(64) atomic_int draining;
+    atomic_int stopping;
+    // Written per connection or per request body, by any loop.
+    _Alignas(64) atomic_int open;
+    atomic_llong body_bytes;   // bytes reserved for request bodies being read, across all connections (config.body_budget)
     uint16_t port;
 };
 
@@ -154,16 +158,22 @@ int he_reserve(unsigned char **buffer, size_t *capacity, size_t needed);
 int he_grow_input(connection *c, size_t needed);
 
 // write_queue.c
-/// Queues `length` bytes for writing: of `prepared` (retained) at `base + offset`, or of the output buffer at `offset`
-/// when `prepared` is NULL (merged with the last segment when contiguous). Returns 0, or -1 when out of memory.
-int he_push_segment(connection *c, he_prepared *prepared, const unsigned char *base, size_t offset, size_t length);
-/// The next request id: 8 hex digits fixed per server, then a counter in hex. NUL-terminated in `out` (32 bytes).
-void he_next_request_id(he_server *server, char *out);
+/// Queues `length` bytes for writing: at `base + offset` (bytes kept alive until written by the reference the
+/// response's last segment `holds`), or of the output buffer at `offset` when `base` is NULL (merged with the last
+/// segment when that is contiguous output and holds nothing). Returns 0, or -1 when out of memory.
+int he_push_segment(connection *c, const unsigned char *base, size_t offset, size_t length);
+/// The next request id of loop `l`: 8 hex digits fixed per server, then a number in hex, unique in the server (each
+/// loop counts in its own residue class modulo the number of loops). NUL-terminated in `out` (32 bytes). Loop thread.
+void he_next_request_id(loop *l, char *out);
+/// Adds `delta` to loop `l`'s count of requests in flight. Loop thread.
+static inline void he_count_inflight(loop *l, long delta) {
+    atomic_store_explicit(&l->inflight, atomic_load_explicit(&l->inflight, memory_order_relaxed) + delta, memory_order_relaxed);
+}
 /// Starts the write-progress clock when the connection had nothing left to write.
 void he_note_output_start(connection *c);
 /// Queues a response built from copies of `fields` and `body` (body omitted for HEAD, 204 and 304).
 void he_queue_copy(connection *c, int status, const char *fields, size_t fields_len, const void *body, size_t body_len, int close, int request_id);
-/// Queues a prepared response without copying it (retained until written).
+/// Queues a prepared response without copying it (retained once, until its last byte is written).
 void he_queue_prepared(connection *c, he_prepared *prepared, int close);
 /// The engine's own refusal: a JSON error, and the connection closes once it is written.
 void he_refuse_request(connection *c, const he_refusal *refusal);

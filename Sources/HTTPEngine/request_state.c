@@ -107,10 +107,9 @@ static void dispatch(connection *c) {
         he_prepared *cached = he_response_cache_answer(cache, &exchange->request, &label, &status, &fields_offset, &fields_len);
         if (cached) {
             exchange->answered = 1;
-            // An id only when something uses it: a response that is not shareable carries it, the hook logs it. (The
-            // shared counter's atomic increment was paid by every cached answer before.)
+            // An id only when something uses it: a response that is not shareable carries it, the hook logs it.
             if (!exchange->request_id[0] && (!he_prepared_shareable(cached) || server->config.cached_hook)) {
-                he_next_request_id(server, exchange->request_id);
+                he_next_request_id(c->loop, exchange->request_id);
             }
             if (fields_len) {
                 size_t head_len;
@@ -131,7 +130,7 @@ static void dispatch(connection *c) {
             return;
         }
     }
-    if (!exchange->request_id[0]) he_next_request_id(server, exchange->request_id);
+    if (!exchange->request_id[0]) he_next_request_id(c->loop, exchange->request_id);
     server->config.handler(server->config.context, &exchange->request, exchange, 0);
     if (exchange->deferred) {
         c->job_pending = 1;
@@ -169,14 +168,14 @@ void he_process(connection *c) {
                 he_refuse_request(c, &refusal);
                 break;
             }
-            atomic_fetch_add(&server->inflight, 1);
+            he_count_inflight(c->loop, 1);
             c->request_counted = 1;
             c->body_start = c->scan.position;
             if (!c->head.chunked && c->head.content_length <= 0) {
                 dispatch(c);   // makes the request's id when something uses it
                 continue;
             }
-            he_next_request_id(server, c->exchange.request_id);
+            he_next_request_id(c->loop, c->exchange.request_id);
             c->head.request.body = NULL;
             c->head.request.body_len = 0;
             c->head.request.request_id = c->exchange.request_id;
@@ -208,7 +207,7 @@ void he_process(connection *c) {
                 he_note_output_start(c);
                 if (he_reserve(&c->out, &c->out_cap, c->out_len + sizeof go_on) == 0) {
                     memcpy(c->out + c->out_len, go_on, sizeof go_on - 1);
-                    he_push_segment(c, NULL, NULL, c->out_len, sizeof go_on - 1);
+                    he_push_segment(c, NULL, c->out_len, sizeof go_on - 1);
                     c->out_len += sizeof go_on - 1;
                 }
             }

@@ -13,11 +13,11 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-int he_push_segment(connection *c, he_prepared *prepared, const unsigned char *base, size_t offset, size_t length) {
+int he_push_segment(connection *c, const unsigned char *base, size_t offset, size_t length) {
     if (length == 0) return 0;
-    if (!prepared && c->segment_count > c->segment_first) {
+    if (!base && c->segment_count > c->segment_first) {
         segment *last = &c->segments[c->segment_count - 1];
-        if (!last->prepared && last->offset + last->length == offset) {
+        if (!last->base && !last->holds && last->offset + last->length == offset) {
             last->length += length;
             c->pending += length;
             return 0;
@@ -30,16 +30,14 @@ int he_push_segment(connection *c, he_prepared *prepared, const unsigned char *b
         c->segments = grown;
         c->segment_cap = capacity;
     }
-    if (prepared) he_prepared_retain(prepared);
-    c->segments[c->segment_count++] = (segment){prepared, base, offset, length};
+    c->segments[c->segment_count++] = (segment){NULL, base, offset, length};
     c->pending += length;
     return 0;
 }
 
-/// The next request id: 8 hex digits fixed per server, then a counter in hex. NUL-terminated in `out` (32 bytes).
-void he_next_request_id(he_server *server, char *out) {
-    unsigned long long number = atomic_fetch_add_explicit(&server->next_id, 1, memory_order_relaxed) + 1;
-    unsigned char *end = he_append_number(he_append_number((unsigned char *)out, server->id_prefix, 16, 8), number, 16, 1);
+void he_next_request_id(loop *l, char *out) {
+    unsigned long long number = ++l->next_id * (unsigned long long)l->server->loop_count + (unsigned long long)l->index;
+    unsigned char *end = he_append_number(he_append_number((unsigned char *)out, l->server->id_prefix, 16, 8), number, 16, 1);
     *end = 0;
 }
 
@@ -94,36 +92,44 @@ void he_queue_copy(connection *c, int status, const char *fields, size_t fields_
     }
     if (sent_body) memcpy(c->out + c->out_len, body, sent_body);
     c->out_len += sent_body;
-    he_push_segment(c, NULL, NULL, start, c->out_len - start);
+    he_push_segment(c, NULL, start, c->out_len - start);
 }
 
+// One reference for the whole response, held by its last segment: `prepared` retains the owners of its runs, so its
+// head and runs stay alive until then (a reference per segment, seven for an SDK fetch, had every loop write the same
+// shared counts on every fetch of a popular app).
 void he_queue_prepared(connection *c, he_prepared *prepared, int close) {
     close = decide_close(c, close);
     he_note_output_start(c);
-    size_t head_len;
-    const unsigned char *head = he_prepared_head(prepared, &head_len);
-    he_push_segment(c, prepared, head, 0, head_len);
     size_t start = c->out_len;
     if (write_tail(c, close, !he_prepared_shareable(prepared)) != 0) {
         c->close_after_write = 1;
         return;
     }
-    he_push_segment(c, NULL, NULL, start, c->out_len - start);
-    if (c->head.is_head_method) return;
-    size_t parts = he_prepared_part_count(prepared);
-    for (size_t i = 0; i < parts; i++) {
+    int first = c->segment_count;
+    size_t head_len;
+    const unsigned char *head = he_prepared_head(prepared, &head_len);
+    int failed = he_push_segment(c, head, 0, head_len);
+    if (!failed) failed = he_push_segment(c, NULL, start, c->out_len - start);
+    size_t parts = c->head.is_head_method ? 0 : he_prepared_part_count(prepared);
+    for (size_t i = 0; i < parts && !failed; i++) {
         size_t length;
         he_prepared *owner;
         const unsigned char *bytes = he_prepared_part(prepared, i, &length, &owner);
-        he_push_segment(c, owner, bytes, 0, length);
+        failed = he_push_segment(c, bytes, 0, length);
     }
+    if (c->segment_count > first) {
+        he_prepared_retain(prepared);
+        c->segments[c->segment_count - 1].holds = prepared;
+    }
+    if (failed) c->close_after_write = 1;
 }
 
 /// The engine's own refusal: a JSON error, and the connection closes once it is written. A refusal made before
 /// the head was parsed (431, 400, 408) still answers a HEAD request without a body: the method is read from the
 /// request line's first bytes.
 void he_refuse_request(connection *c, const he_refusal *refusal) {
-    if (c->exchange.request_id[0] == 0) he_next_request_id(c->loop->server, c->exchange.request_id);
+    if (c->exchange.request_id[0] == 0) he_next_request_id(c->loop, c->exchange.request_id);
     if (!c->head.is_head_method && (c->state == STATE_HEAD || c->state == STATE_IDLE)) {
         c->head.is_head_method = he_starts_with_head(c->in, c->in_len);
     }
@@ -155,7 +161,7 @@ void he_flush(connection *c) {
         int count = 0;
         for (int i = c->segment_first; i < c->segment_count && count < MAX_IOVECS; i++, count++) {
             segment *s = &c->segments[i];
-            const unsigned char *base = s->prepared ? s->base : c->out;
+            const unsigned char *base = s->base ? s->base : c->out;
             size_t skip = i == c->segment_first ? c->segment_written : 0;
             vectors[count].iov_base = (void *)(base + s->offset + skip);
             vectors[count].iov_len = s->length - skip;
@@ -182,7 +188,7 @@ void he_flush(connection *c) {
                 break;
             }
             left -= remaining;
-            he_prepared_release(s->prepared);
+            he_prepared_release(s->holds);
             c->segment_first++;
             c->segment_written = 0;
         }
@@ -196,7 +202,7 @@ void he_flush(connection *c) {
         c->out = NULL;
         c->out_cap = 0;
     }
-    atomic_fetch_sub(&c->loop->server->inflight, c->unwritten);
+    he_count_inflight(c->loop, -(long)c->unwritten);
     c->unwritten = 0;
     if (c->job_pending) return;
     if (c->close_after_write) {

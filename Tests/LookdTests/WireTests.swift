@@ -164,6 +164,27 @@ struct WireTests {
         #expect(connection.readToEnd().closed)
     }
 
+    /// Each loop counts its own request ids (no counter shared between loops): ids stay unique across the server.
+    @Test func requestIDsAreUniqueAcrossLoops() throws {
+        let wire = try WireServer()
+        var threads = Set<String>(), ids: [String] = []
+        var connections: [WireConnection] = []
+        // The kernel spreads connections over the loops' listening sockets by their addresses: 32 connections reach
+        // both of two loops unless it put every one on the same loop (odds 2^-31).
+        for _ in 0..<32 {
+            let connection = try WireConnection(port: wire.port)
+            try connection.send("GET /test/thread HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answers = connection.responses(3).responses
+            #expect(answers.count == 3)
+            if let thread = answers.first?.text { threads.insert(thread) }
+            ids += answers.compactMap { $0.header("X-Request-Id") }
+            connections.append(connection)
+        }
+        #expect(threads.count == 2)
+        #expect(ids.count == 96)
+        #expect(Set(ids).count == ids.count)
+    }
+
     @Test func aLoopRouteCanMoveARequestToTheWorkersInOrder() throws {
         let wire = try WireServer()
         let connection = try WireConnection(port: wire.port)
