@@ -12,21 +12,25 @@ import Testing
 
     /// The findings, worked out by hand from `realworld/values-files-res`: Norwegian lacks `screen_login_subtitle`
     /// (in its only file) and `verification_emoji_dog` (English has it in `strings_sas.xml`, Norwegian has no such
-    /// file), and its `common_replies` lacks `one` (CLDR: nb selects `one` for 1); Greek writes `%Β`, which Java's
-    /// Formatter refuses. German is complete across its two files. Not reported: `matrix_to_host`
-    /// (`donottranslate.xml`, Android lint's file of untranslatable strings), `theme_key` and `theme_values` (a
-    /// file whose `<resources translatable="false">`), `<color>`/`<dimen>` (not strings), `values-night` (not a locale).
+    /// file), and `error__etc__disk_full` — AnkiDroid's `__` names are keys, not lookd's select cases, there being no
+    /// `error__etc__other` (before: a select `error` without `other`, `missing-other` and `duplicate-key`) —, and its
+    /// `common_replies` lacks `one` (CLDR: nb selects `one` for 1); Greek writes `%Β`, which Java's Formatter refuses.
+    /// German is complete across its two files. Not reported: `matrix_to_host` (`donottranslate.xml`, Android
+    /// lint's file of untranslatable strings), `theme_key` and `theme_values` (a file whose `<resources
+    /// translatable="false">`), `theme_labels` (a string array outside `strings.xml`), `<color>`/`<dimen>` (not
+    /// strings), `values-night` (not a locale).
     @Test func everyValuesFileIsReadAsAndroidMergesThem() throws {
         let input = try #require(try FormatLintInput.detect(path: Self.res.path))
         let found = Linter(configuration: LintConfiguration()).lint(input)
             .map { "\($0.check.code) \($0.locale ?? "") \($0.key ?? "") \(($0.file as NSString).lastPathComponent)" }
         #expect(found.sorted() == [
+            "missing-key nb error__etc__disk_full translations.xml",
             "missing-key nb screen_login_subtitle translations.xml",
             "missing-key nb verification_emoji_dog translations.xml",
             "missing-plural-category nb common_replies translations.xml",
             "syntax-error el screen_poll_votes translations.xml",
         ])
-        // The files holding strings (`colors.xml` of values/ and values-night/ do not).
+        // The files holding strings (`colors.xml` of values/ and values-night/, `arrays.xml` do not).
         #expect(input.fileCount == 8)
         #expect(ProjectSearch.lintableInputs(under: Self.res.path) == [Self.res.path])
     }
@@ -40,6 +44,22 @@ import Testing
         #expect(found == ["syntax-error screen_poll_votes true"])
         let german = Self.res.appendingPathComponent("values-de/strings_sas.xml").path
         #expect(Linter(configuration: LintConfiguration()).lint(try #require(try FormatLintInput.detect(path: german))).isEmpty)
+    }
+
+    /// A select lookd wrote (`status__status__online`, …, `status__status__other`) is still one key with its cases:
+    /// whatever German's missing case gives, it is about the select `status`, never a missing key `status__status__away`.
+    @Test func aSelectLookdWroteIsStillASelect() throws {
+        let res = try FormatCommandTests.scratch().appendingPathComponent("res")
+        defer { try? FileManager.default.removeItem(at: res.deletingLastPathComponent()) }
+        let english = "<resources>\n  <string name=\"status__status__online\">Online</string>\n  <string name=\"status__status__away\">Away</string>\n  <string name=\"status__status__other\">Offline</string>\n</resources>\n"
+        let german = "<resources>\n  <string name=\"status__status__online\">Online</string>\n  <string name=\"status__status__other\">Offline</string>\n</resources>\n"
+        for (folder, text) in [("values", english), ("values-de", german)] {
+            try FileManager.default.createDirectory(at: res.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: res.appendingPathComponent(folder + "/strings.xml"))
+        }
+        let input = try #require(try FormatLintInput.detect(path: res.path))
+        let keys = Set(Linter(configuration: LintConfiguration()).lint(input).compactMap(\.key))
+        #expect(keys.isSubset(of: ["status"]), "\(keys)")
     }
 
     /// A translation a second file of the folder holds is found there: German's `verification_emoji_dog` sits in

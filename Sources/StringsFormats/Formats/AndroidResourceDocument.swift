@@ -39,6 +39,10 @@ public struct AndroidResourceDocument: Sendable {
     /// Files that could not be read (not XML, not `<resources>`, a secondary directory that differs); their
     /// resources are not in `files`.
     public let fileProblems: [ConversionError.Problem]
+    /// Read for a linter (`init(files:everyValuesFile:)`): also, a resource name with `__` is one case of a select
+    /// only when the select's `other` case is beside it (`SelectCase.parse(androidName:among:)`); an import keeps
+    /// every `KEY__ARG__VALUE` a select case, and carries those it cannot read beside the catalogs.
+    let everyValuesFile: Bool
 
     /// Reads every `values*/strings.xml`. Directories that are not one of the 50 locales' are skipped; a
     /// secondary directory (`values-he` next to `values-iw`) must hold the same bytes. Problems with a file are
@@ -46,10 +50,11 @@ public struct AndroidResourceDocument: Sendable {
     /// `everyValuesFile` (a linter): every `values*/*.xml` is read, as Android merges them (element-x-android keeps
     /// English in `values/localazy.xml` and German in `values-de/translations.xml`), the files of one folder as one
     /// `File` (its `path` the folder's `strings.xml`, else its first file holding a string; each resource names its
-    /// own file); resources other than strings, plurals and string arrays (colors, dimensions, styles) are
-    /// skipped, and so are the strings of a file named `donottranslate.xml`, which Android lint documents as
+    /// own file); resources other than strings and plurals (colors, dimensions, styles; string arrays outside
+    /// `strings.xml`) are skipped, and so are the strings of a file named `donottranslate.xml`, which Android lint documents as
     /// holding the untranslatable ones, and of a file whose `<resources>` says `translatable="false"`.
     public init(files input: FormatFiles, everyValuesFile: Bool = false) {
+        self.everyValuesFile = everyValuesFile
         var files: [File] = []
         var problems: [ConversionError.Problem] = []
         for (path, bytes) in input.files.sorted(by: { $0.key < $1.key }) {
@@ -68,7 +73,10 @@ public struct AndroidResourceDocument: Sendable {
                 let root = try XMLTree.parse(bytes)
                 // NewPipe's values/settings_keys.xml: `<resources translatable="false">` holds preference keys.
                 if everyValuesFile, root.attributes["translatable"] == "false" { continue }
-                let (resources, resourceProblems) = try Self.resources(root, stringsOnly: everyValuesFile)
+                // Other resources are skipped; a string array is reported (lookd has no arrays) in strings.xml only,
+                // as before every file was read: AnkiDroid's constants.xml and 10-preferences.xml hold 124 of them.
+                let kept: Set<String>? = !everyValuesFile ? nil : parts[parts.count - 1] == Substring(AndroidResourcesFormat.fileName) ? ["string", "plurals", "string-array"] : ["string", "plurals"]
+                let (resources, resourceProblems) = try Self.resources(root, kept: kept)
                 var file = File(path: path, locale: locale, resources: resources)
                 file.ignoredIssues = Self.ignoredIssues(root)
                 if everyValuesFile {
@@ -114,8 +122,8 @@ public struct AndroidResourceDocument: Sendable {
     }
 
     /// The resources of a file, and the problems of those that could not be read (left out).
-    /// `stringsOnly`: other resources (`<color>`, `<dimen>`, `<style>`, …) are skipped, not reported.
-    private static func resources(_ root: XMLTree, stringsOnly: Bool = false) throws -> ([Resource], [ConversionError.Problem]) {
+    /// `kept`: when given, resources of other elements (`<color>`, `<dimen>`, `<style>`, …) are skipped, not reported.
+    private static func resources(_ root: XMLTree, kept: Set<String>? = nil) throws -> ([Resource], [ConversionError.Problem]) {
         guard root.name == "resources" else { throw ConversionError(key: nil, reason: "the root element is <\(root.name)>, not <resources>") }
         var resources: [Resource] = []
         var problems: [ConversionError.Problem] = []
@@ -137,7 +145,7 @@ public struct AndroidResourceDocument: Sendable {
                 defer { comment = nil }
                 // Not for translation: no localization to read or check.
                 if element.attributes["translatable"] == "false" { continue }
-                if stringsOnly, !["string", "plurals", "string-array"].contains(element.name) { continue }
+                if let kept, !kept.contains(element.name) { continue }
                 guard let name = element.attributes["name"] else {
                     problems.append(.init(key: nil, reason: "<\(element.name)> without a name", kind: .syntax, position: element.position))
                     continue
@@ -213,8 +221,9 @@ public struct AndroidResourceDocument: Sendable {
             byLocale[file.locale] = (file, Dictionary(file.resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }))
         }
         var units: [PrintfCatalog.Unit] = []
+        let names = Set(english.resources.map(\.name))
         for resource in english.resources {
-            let split = SelectCase.parse(androidName: resource.name)
+            let split = everyValuesFile ? SelectCase.parse(androidName: resource.name, among: names) : SelectCase.parse(androidName: resource.name)
             var comment = EntryComment(text: resource.comment)
             if comment.legend == nil { comment.legend = Self.inferredLegend(resource) }
             let legend = comment.legend ?? ArgumentLegend(entries: [])
@@ -252,7 +261,6 @@ public struct AndroidResourceDocument: Sendable {
             }
             units.append(PrintfCatalog.Unit(key: split?.name ?? resource.name, selectCase: split?.selectCase, comment: comment, messages: messages))
         }
-        let names = Set(english.resources.map(\.name))
         for file in files where file.locale != .english {
             for resource in file.resources where !names.contains(resource.name) {
                 problems.append(.init(key: resource.name, locale: file.locale.identifier, reason: "not in \(english.path)", kind: .unknownKey,

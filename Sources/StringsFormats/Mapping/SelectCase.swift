@@ -35,4 +35,14 @@ public struct SelectCase: Sendable, Hashable {
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { return nil }
         return (parts[0], SelectCase(argument: parts[1], value: parts[2]))
     }
+
+    /// `parse(androidName:)` for a resource of a file whose resource names are `names`: a select case only when
+    /// its select has an `other` case there (`name__argument__other`), as every select lookd writes has (ICU
+    /// requires one). Files lookd did not write use `__` freely (AnkiDroid's `error__etc__unknown_error`,
+    /// `pref__backups_help__summary`): those names are keys as they stand.
+    public static func parse(androidName: String, among names: Set<String>) -> (name: String, selectCase: SelectCase)? {
+        guard let split = parse(androidName: androidName),
+              names.contains(SelectCase(argument: split.selectCase.argument, value: "other").androidName(split.name)) else { return nil }
+        return split
+    }
 }

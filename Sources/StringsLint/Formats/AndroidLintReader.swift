@@ -8,6 +8,7 @@ struct AndroidLintReader: FormatLintReader {
         var reading = FormatLintReading()
         let document = AndroidResourceDocument(files: files, everyValuesFile: true)
         reading.integerPlurals = true
+        let englishNames = Set(document.files.first { $0.locale == .english }?.resources.map(\.name) ?? [])
         for file in document.files {
             reading.localeFiles[file.locale.identifier] = .init(file: file.path, position: .start)
             // tools:ignore in English applies to every locale; in a locale's file, to that locale.
@@ -16,7 +17,7 @@ struct AndroidLintReader: FormatLintReader {
                 reading.suppressions[FormatLintReading.placeKey(locale: scope, key: "*"), default: []].formUnion(AndroidLintIssues.checks(for: file.ignoredIssues))
             }
             for resource in file.resources {
-                let key = SelectCase.parse(androidName: resource.name)?.name ?? resource.name
+                let key = SelectCase.parse(androidName: resource.name, among: englishNames)?.name ?? resource.name
                 if !resource.ignoredIssues.isEmpty {
                     reading.suppressions[FormatLintReading.placeKey(locale: scope, key: key), default: []].formUnion(AndroidLintIssues.checks(for: resource.ignoredIssues))
                 }

@@ -34,7 +34,8 @@ enum FlavourResources {
         }
         var provided: [String: Set<String>] = [:]
         for file in AndroidResourceDocument(files: FormatFiles(files)).files {
-            provided[file.locale.identifier, default: []].formUnion(file.resources.map { SelectCase.parse(androidName: $0.name)?.name ?? $0.name })
+            let names = Set(file.resources.map(\.name))
+            provided[file.locale.identifier, default: []].formUnion(file.resources.map { SelectCase.parse(androidName: $0.name, among: names)?.name ?? $0.name })
         }
         return provided
     }
