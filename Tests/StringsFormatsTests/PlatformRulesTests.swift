@@ -246,6 +246,17 @@ import Testing
         ])
     }
 
+    /// Text between resources is reported where it is, as aapt2 does ("values-fr/strings.xml:7: error: plain text not
+    /// allowed here"): line 7, column 5 of the fixture (`    minutes restantes`), not at `<resources>` (line 2).
+    /// AnkiDroid's English `01-core.xml` has a stray `"` after a `</string>` on line 171 of 300.
+    @Test func strayTextIsReportedWhereItIs() throws {
+        let res = CatalogFixtures.fixture("realworld/ignore-project/app/src/main/res").path
+        let stray = Linter().lint(try #require(try FormatLintInput.detect(path: res))).filter { $0.check == .syntaxError }
+        #expect(stray.map { "\(($0.file as NSString).lastPathComponent) \($0.position.line):\($0.position.column)" } == ["strings.xml 7:5"])
+        let bytes = Array("<resources>\n  <string name=\"a\">Ä</string>\n  <string name=\"b\">B</string>é\"\n</resources>\n".utf8)
+        #expect(AndroidResourceDocument(files: FormatFiles(["values/strings.xml": bytes])).fileProblems.map { "\($0.position?.line ?? 0):\($0.position?.column ?? 0)" } == ["3:30"])
+    }
+
     @Test func stylingTagsAreComparedPerTranslation() throws {
         // The German copy keeps <a> and <b>; French drops the link and adds <i> where English has none.
         #expect(try Self.spots(CatalogFixtures.fixture("realworld/markup-res").path) == [

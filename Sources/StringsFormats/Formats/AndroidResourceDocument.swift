@@ -93,6 +93,9 @@ public struct AndroidResourceDocument: Sendable {
                 problems += resourceProblems.map { problem in
                     var placed = problem.placed(file: path, position: nil)
                     placed.locale = locale.identifier
+                    if problem.kind == .syntax, problem.reason.hasPrefix("text outside any resource"), let offset = XMLTopLevelSpans(bytes).firstText {
+                        placed.position = Self.position(ofByte: offset, in: bytes)
+                    }
                     return placed
                 }
             } catch let error as ConversionError {
@@ -114,6 +117,13 @@ public struct AndroidResourceDocument: Sendable {
             merged.resources = ordered.flatMap(\.resources)
             return merged
         }
+    }
+
+    /// Line and column (in characters, both from 1) of the byte at `offset`.
+    static func position(ofByte offset: Int, in bytes: [UInt8]) -> FilePosition {
+        let lineStart = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let line = bytes[..<offset].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        return FilePosition(line: line, column: bytes[lineStart..<offset].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 })
     }
 
     /// The issue ids of an element's `tools:ignore` (comma-separated; `all` stands for every issue).

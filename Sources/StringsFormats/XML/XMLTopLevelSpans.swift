@@ -19,6 +19,8 @@ struct XMLTopLevelSpans {
     let spans: [Span]
     /// Where the root's end tag starts (`</resources>`), the file's length when not found.
     let rootEnd: Int
+    /// The first byte of text between the root's children other than whitespace (aapt2 refuses it), if any.
+    let firstText: Int?
 
     init(_ bytes: [UInt8]) {
         var spans: [Span] = []
@@ -27,6 +29,7 @@ struct XMLTopLevelSpans {
         var lastComment: Range<Int>?
         var rootEnd = bytes.count
         var open: (element: String, name: String?, start: Int, comment: Range<Int>?)?
+        var firstText: Int?
         func starts(_ text: StaticString, at position: Int) -> Bool {
             let count = text.utf8CodeUnitCount
             guard position + count <= bytes.count else { return false }
@@ -39,7 +42,10 @@ struct XMLTopLevelSpans {
         }
         scan: while index < bytes.count {
             guard bytes[index] == UInt8(ascii: "<") else {
-                if depth == 1, !Self.isSpace(bytes[index]) { lastComment = nil }
+                if depth == 1, !Self.isSpace(bytes[index]) {
+                    lastComment = nil
+                    if open == nil, firstText == nil { firstText = index }
+                }
                 index += 1
                 continue
             }
@@ -83,6 +89,7 @@ struct XMLTopLevelSpans {
         }
         self.spans = spans
         self.rootEnd = rootEnd
+        self.firstText = firstText
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
