@@ -52,7 +52,8 @@ public struct AndroidResourceDocument: Sendable {
     /// `File` (its `path` the folder's `strings.xml`, else its first file holding a string; each resource names its
     /// own file); resources other than strings and plurals (colors, dimensions, styles; string arrays outside
     /// `strings.xml`) are skipped, and so are the strings of a file named `donottranslate.xml`, which Android lint documents as
-    /// holding the untranslatable ones, and of a file whose `<resources>` says `translatable="false"`.
+    /// holding the untranslatable ones, of a file whose `<resources>` says `translatable="false"`, and of an
+    /// English file other than `strings.xml` that no translation has (`withoutOverlays`).
     public init(files input: FormatFiles, everyValuesFile: Bool = false) {
         self.everyValuesFile = everyValuesFile
         var files: [File] = []
@@ -103,7 +104,23 @@ public struct AndroidResourceDocument: Sendable {
             } catch {}
         }
         self.fileProblems = problems
-        self.files = (everyValuesFile ? Self.mergedByFolder(files) : files).sorted { $0.locale < $1.locale }
+        self.files = (everyValuesFile ? Self.mergedByFolder(Self.withoutOverlays(files)) : files).sorted { $0.locale < $1.locale }
+    }
+
+    /// `files` without the strings of an English file other than `strings.xml` that no translation of the folder
+    /// has: an overlay of another module's strings, translated there (thunderbird-android's
+    /// `app-k9mail/src/main/res/values/funding_strings.xml` overrides the funding module's English; Android takes
+    /// the translations from the module). Kept when the folder has no translations at all.
+    private static func withoutOverlays(_ files: [File]) -> [File] {
+        let translated = Set(files.filter { $0.locale != .english }.flatMap { $0.resources.map(\.name) })
+        guard !translated.isEmpty else { return files }
+        return files.map { file in
+            guard file.locale == .english, !file.path.hasSuffix("/" + AndroidResourcesFormat.fileName),
+                  !file.resources.contains(where: { translated.contains($0.name) }) else { return file }
+            var overlay = file
+            overlay.resources = []
+            return overlay
+        }
     }
 
     /// One `File` per folder: `strings.xml` first, then the others in path order (`files` is in path order).
