@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs lookd over the localization files real projects ship, found under a directory you give (public apps'
 # repositories checked out there; nothing of theirs belongs in this repository):
-#   every String Catalog (*.xcstrings), Android res/ folder (one holding values/strings.xml), Xcode export
+#   every String Catalog (*.xcstrings), Android res/ folder (one whose values/ holds strings.xml or another file
+#   with strings), Xcode export
 #   (*.xcloc, or a loose *.xliff outside one).
 # For each input it checks, and prints one line:
 #   - lint: no crash, no usage error (exit 0 or 1 within 300 s), the findings counted by check;
@@ -49,7 +50,9 @@ false_positive='not one of lookd.s 50|expected exactly one <file>|unsupported sp
 inputs=$(
     find "$dir" \( -name .git -prune \) -o \( -type f -name '*.xcstrings' -print \) -o \( -type d -name '*.xcloc' -print \) \
         -o \( -type f -name '*.xliff' -not -path '*.xcloc/*' -print \)
-    find "$dir" -name .git -prune -o -type f -path '*/values/strings.xml' -print | sed 's#/values/strings.xml$##'
+    # A res/ folder: its values/ holds strings.xml or another file with strings (lookd lint reads every values file).
+    find "$dir" -name .git -prune -o -type f -path '*/values/*.xml' -print0 | xargs -0 -r grep -l -E '<(string|plurals) ' \
+        | sed 's#/values/[^/]*\.xml$##' | sort -u
 )
 failed=0
 count=0
@@ -89,7 +92,10 @@ EOF
         *.xcstrings) format=xcstrings ;;
         *) [ -f "$input/values/strings.xml" ] && format=android ;;
     esac
-    [ -z "$format" ] && continue
+    if [ -z "$format" ]; then
+        [ -d "$input/values" ] && echo "round trip $input: not run (strings outside strings.xml: import and export read and write strings.xml only)"
+        continue
+    fi
     rm -rf "$scratch/catalogs" "$scratch/out" "$scratch/aapt2"
     mkdir -p "$scratch/catalogs" "$scratch/aapt2"
     printf '{"checks": {%s}}\n' "$(for check in $checks; do printf '"%s": "off",' "$check"; done | sed 's/,$//')" > "$scratch/catalogs/lookd-lint.json"
