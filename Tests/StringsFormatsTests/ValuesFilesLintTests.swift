@@ -64,6 +64,20 @@ import Testing
         #expect(keys.isSubset(of: ["status"]), "\(keys)")
     }
 
+    /// Compose Multiplatform resources do not escape quotes ("you don't have to mirror quotes", its maintainers on
+    /// JetBrains/compose-multiplatform#4178): `Don't` in `composeResources/values*/strings.xml` is text, where
+    /// aapt2 refuses it in an Android `res/` folder. thunderbird-android's `feature/notification/api/src/commonMain/
+    /// composeResources` gave 28 such false errors (values-ca, -cy, -br, -it, -iw, -uk).
+    @Test func composeResourcesNeedNoEscapedApostrophes() throws {
+        let compose = CatalogFixtures.fixture("realworld/modules-project/shared/src/commonMain/composeResources")
+        #expect(Linter(configuration: LintConfiguration()).lint(try #require(try FormatLintInput.detect(path: compose.path))).isEmpty)
+        let res = try FormatCommandTests.scratch().appendingPathComponent("res")
+        defer { try? FileManager.default.removeItem(at: res.deletingLastPathComponent()) }
+        try FileManager.default.copyItem(at: compose, to: res)
+        let found = Linter(configuration: LintConfiguration()).lint(try #require(try FormatLintInput.detect(path: res.path)))
+        #expect(found.map { "\($0.check.code) \($0.locale ?? "en") \($0.message.contains("apostrophe"))" }.sorted() == ["syntax-error en true", "syntax-error fr true"])
+    }
+
     /// A translation a second file of the folder holds is found there: German's `verification_emoji_dog` sits in
     /// `values-de/strings_sas.xml`, so a German `strings_sas.xml` that drops its argument is reported at that file.
     @Test func aFindingNamesTheFileHoldingTheResource() throws {

@@ -54,7 +54,9 @@ public struct AndroidResourceDocument: Sendable {
     /// `strings.xml`) are skipped, and so are the strings of a file named `donottranslate.xml`, which Android lint documents as
     /// holding the untranslatable ones, of a file whose `<resources>` says `translatable="false"`, and of an
     /// English file other than `strings.xml` that no translation has (`withoutOverlays`).
-    public init(files input: FormatFiles, everyValuesFile: Bool = false) {
+    /// `quotesAreText`: a Compose Multiplatform `composeResources` folder, whose quotes need no escaping
+    /// (`AndroidStringEscaping.unescape(_:quotesAreText:)`).
+    public init(files input: FormatFiles, everyValuesFile: Bool = false, quotesAreText: Bool = false) {
         self.everyValuesFile = everyValuesFile
         var files: [File] = []
         var problems: [ConversionError.Problem] = []
@@ -77,7 +79,7 @@ public struct AndroidResourceDocument: Sendable {
                 // Other resources are skipped; a string array is reported (lookd has no arrays) in strings.xml only,
                 // as before every file was read: AnkiDroid's constants.xml and 10-preferences.xml hold 124 of them.
                 let kept: Set<String>? = !everyValuesFile ? nil : parts[parts.count - 1] == Substring(AndroidResourcesFormat.fileName) ? ["string", "plurals", "string-array"] : ["string", "plurals"]
-                let (resources, resourceProblems) = try Self.resources(root, kept: kept)
+                let (resources, resourceProblems) = try Self.resources(root, kept: kept, quotesAreText: quotesAreText)
                 var file = File(path: path, locale: locale, resources: resources)
                 file.ignoredIssues = Self.ignoredIssues(root)
                 if everyValuesFile {
@@ -150,7 +152,7 @@ public struct AndroidResourceDocument: Sendable {
 
     /// The resources of a file, and the problems of those that could not be read (left out).
     /// `kept`: when given, resources of other elements (`<color>`, `<dimen>`, `<style>`, …) are skipped, not reported.
-    private static func resources(_ root: XMLTree, kept: Set<String>? = nil) throws -> ([Resource], [ConversionError.Problem]) {
+    private static func resources(_ root: XMLTree, kept: Set<String>? = nil, quotesAreText: Bool = false) throws -> ([Resource], [ConversionError.Problem]) {
         guard root.name == "resources" else { throw ConversionError(key: nil, reason: "the root element is <\(root.name)>, not <resources>") }
         var resources: [Resource] = []
         var problems: [ConversionError.Problem] = []
@@ -180,7 +182,7 @@ public struct AndroidResourceDocument: Sendable {
                 do {
                     switch element.name {
                     case "string":
-                        var resource = Resource(name: name, comment: comment, items: nil, text: try text(of: element, name: name), position: element.position)
+                        var resource = Resource(name: name, comment: comment, items: nil, text: try text(of: element, name: name, quotesAreText: quotesAreText), position: element.position)
                         resource.formatted = element.attributes["formatted"] != "false"
                         resource.ignoredIssues = ignoredIssues(element)
                         resource.markup = markup(of: element)
@@ -188,7 +190,7 @@ public struct AndroidResourceDocument: Sendable {
                     case "plurals":
                         let items = try element.elements(named: "item").map { item in
                             guard let quantity = item.attributes["quantity"] else { throw ConversionError(key: name, reason: "<item> without a quantity") }
-                            return (quantity: quantity, text: try text(of: item, name: name), position: item.position)
+                            return (quantity: quantity, text: try text(of: item, name: name, quotesAreText: quotesAreText), position: item.position)
                         }
                         var resource = Resource(name: name, comment: comment, items: items, text: "", position: element.position)
                         resource.ignoredIssues = ignoredIssues(element)
@@ -215,12 +217,12 @@ public struct AndroidResourceDocument: Sendable {
 
     /// A resource's text with markup removed; inline `<xliff:g>` and styling tags keep their content, any other
     /// element is refused (not misread). Whether styling may be imported is `catalog()`'s business.
-    private static func text(of element: XMLTree, name: String) throws -> String {
+    private static func text(of element: XMLTree, name: String, quotesAreText: Bool) throws -> String {
         for inner in element.elements where inner.name != "xliff:g" && !stylingTags.contains(inner.name) {
             throw ConversionError(key: name, reason: "<\(inner.name)> inside a string is not a styling tag Android knows")
         }
         do {
-            return try AndroidStringEscaping.unescape(element.text)
+            return try AndroidStringEscaping.unescape(element.text, quotesAreText: quotesAreText)
         } catch let error as ConversionError {
             throw ConversionError(key: name, reason: error.problems.first?.reason ?? "bad escape", kind: .syntax)
         }

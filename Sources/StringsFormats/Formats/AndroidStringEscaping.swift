@@ -24,7 +24,9 @@ public enum AndroidStringEscaping {
     /// The string Android shows for resource text `raw` (XML entities already resolved). Throws
     /// `ConversionError` (no key; the caller's) for a malformed `\u` escape or an apostrophe that is neither
     /// escaped nor quoted (Android's compiler refuses both).
-    public static func unescape(_ raw: String) throws -> String {
+    /// `quotesAreText`: Compose Multiplatform resources (`composeResources/values*/strings.xml`), whose reader
+    /// does not escape quotes ("you don't have to mirror quotes", its maintainers): `'` and `"` are characters.
+    public static func unescape(_ raw: String, quotesAreText: Bool = false) throws -> String {
         var output = ""
         var quoted = false
         var pendingSpace = false
@@ -50,9 +52,9 @@ public enum AndroidStringEscaping {
                     append(String(Character(scalar)))
                 default: append(String(escaped))
                 }
-            case "\"":
+            case "\"" where !quotesAreText:
                 quoted.toggle()
-            case "'" where !quoted:
+            case "'" where !quoted && !quotesAreText:
                 throw ConversionError(key: nil, reason: "apostrophe not preceded by \\ (aapt2 rejects it)", kind: .syntax)
             case " ", "\n", "\t", "\r":
                 if quoted { append(String(character)) } else { pendingSpace = true }

@@ -4,9 +4,12 @@ import StringsFormats
 /// Android resources for the linter: every `values*/*.xml` of the `res/` folder, merged per folder as Android
 /// merges them; positions are each resource's element in its file.
 struct AndroidLintReader: FormatLintReader {
+    /// A Compose Multiplatform `composeResources` folder: quotes are text, not Android's escapes.
+    var composeResources = false
+
     func reading(_ files: FormatFiles) -> FormatLintReading {
         var reading = FormatLintReading()
-        let document = AndroidResourceDocument(files: files, everyValuesFile: true)
+        let document = AndroidResourceDocument(files: files, everyValuesFile: true, quotesAreText: composeResources)
         reading.integerPlurals = true
         let englishNames = Set(document.files.first { $0.locale == .english }?.resources.map(\.name) ?? [])
         for file in document.files {

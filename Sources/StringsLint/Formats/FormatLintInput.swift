@@ -56,11 +56,12 @@ public struct FormatLintInput: Sendable {
             guard main != nil || AndroidValuesFolder.holdsStrings(path) else { return nil }
             // Only the files the reader reads (`values*/*.xml`), not a res/ folder's images and layouts.
             var files = try FormatFiles.load(path: path) { AndroidValuesFolder.isValuesFile($0) }
-            var input = FormatLintInput(name: path, files: files, reader: AndroidLintReader())
+            let reader = AndroidLintReader(composeResources: (path.hasSuffix("/") ? String(path.dropLast()) : path).hasSuffix("composeResources"))
+            var input = FormatLintInput(name: path, files: files, reader: reader)
             if let main {
                 let english = (main as NSString).appendingPathComponent("values/strings.xml")
                 files.files["values/strings.xml"] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: english)))
-                input = FormatLintInput(name: path, files: files, reader: AndroidLintReader())
+                input = FormatLintInput(name: path, files: files, reader: reader)
                 input.mainResources = main
                 input.providedByMain = FlavourResources.providedByMain(main, folders: files.files.keys.compactMap { $0.split(separator: "/").first.map(String.init) })
             }
