@@ -43,8 +43,15 @@ let package = Package(
         // The runtime: catalogs, negotiation, fallback, plurals and MessageFormat, direction. ICU only through CICU.
         .target(name: "Strings", dependencies: ["CICU", "StableJSON", "Locking", "FNV"]),
 
+        // Where libxml2's headers and library are (pkg-config's libxml-2.0; Debian's libxml2-dev). Only CXML depends on it.
+        .systemLibrary(name: "SystemXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+
+        // The only code that includes libxml2's headers: one call that reads an XML document into a buffer of events.
+        .target(name: "CXML", dependencies: ["SystemXML2"]),
+
         // Apple String Catalogs, Android resources and XLIFF ⇄ lookd catalogs. No I/O beyond reading files it is given.
-        .target(name: "StringsFormats", dependencies: ["Strings", "StableJSON"]),
+        // XML is read with libxml2 through CXML.
+        .target(name: "StringsFormats", dependencies: ["Strings", "StableJSON", "CXML"]),
 
         // The translation linter and its reporters (text, JSON, GitHub, SARIF), over Strings; its ICU pattern pass is in CICU.
         // Other formats are read through StringsFormats.

@@ -10,6 +10,8 @@ pkg-config --exists libcrypto 2>/dev/null || need_apt+=(libssl-dev)
 # The response codings (Sources/CBrotli, Sources/CZlib): libbrotli's encoder and decoder, zlib.
 pkg-config --exists libbrotlienc libbrotlidec 2>/dev/null || need_apt+=(libbrotli-dev)
 pkg-config --exists zlib 2>/dev/null || need_apt+=(zlib1g-dev)
+# XML (Sources/CXML): libxml2's SAX2 parser reads XLIFF and Android resources.
+pkg-config --exists libxml-2.0 2>/dev/null || need_apt+=(libxml2-dev)
 # The gzip coding's encoder (Sources/CDeflate): libdeflate, whose level 12 beats zlib's best; zlib still decodes.
 pkg-config --exists libdeflate 2>/dev/null || need_apt+=(libdeflate-dev)
 # The tests decode what lookd compresses with programs that are not lookd's: `brotli -d` and `gzip -d`.

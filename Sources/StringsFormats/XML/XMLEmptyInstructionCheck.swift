@@ -1,6 +1,8 @@
-/// The check made before a document reaches Foundation's `XMLParser` for processing instructions without data
-/// (`<?name?>`): libxml2 hands FoundationXML a NULL for their data and FoundationXML takes its length, which ends the
-/// process (found by FuzzCatalogFormats: `<?xml?>` at the start of an XLIFF). Such a document is refused instead.
+/// The check made before a document reaches the XML parser for processing instructions without data (`<?name?>`):
+/// libxml2 hands FoundationXML, which lookd read XML with until 2 Dec 2026, a NULL for their data and FoundationXML
+/// takes its length, which ends the process (found by FuzzCatalogFormats: `<?xml?>` at the start of an XLIFF). Such a
+/// document is refused instead; lookd's own libxml2 reader (`CXML`) would read it, and it is still refused so that
+/// the same documents are read as before.
 /// The scan is of the bytes, so `<?name?>` inside a comment or CDATA section is refused too; no Android or XLIFF file
 /// seen uses either. Pure functions; thread-safe.
 enum XMLEmptyInstructionCheck {

@@ -1,7 +1,9 @@
-/// The byte check made before an XML document reaches Foundation's `XMLParser`: a document read as UTF-8 must be
-/// valid UTF-8. FoundationXML (libxml2 underneath) hands an element or attribute name containing a byte that is not
-/// UTF-8 to Swift as a string it force-unwraps, which ends the process (found by FuzzCatalogFormats:
-/// `<str\u{FF}ing>` in an Android `strings.xml`). Pure functions; thread-safe.
+/// The byte check made before an XML document reaches the XML parser: a document read as UTF-8 must be valid UTF-8.
+/// FoundationXML (libxml2 underneath), which lookd read XML with until 2 Dec 2026, hands an element or attribute
+/// name containing a byte that is not UTF-8 to Swift as a string it force-unwraps, which ends the process (found by
+/// FuzzCatalogFormats: `<str\u{FF}ing>` in an Android `strings.xml`). The check stays with lookd's own libxml2 reader
+/// (`CXML`): the same documents are refused as before, with a message naming the byte and where it is. Pure
+/// functions; thread-safe.
 enum XMLEncodingCheck {
     /// Where the first byte that is not UTF-8 starts — line and column (in Unicode scalars) — and its value, when
     /// the document is read as UTF-8: it has no UTF-16 byte order mark, and it has no well-formed XML declaration

@@ -1,11 +1,8 @@
-import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import CXML
 
 /// A parsed XML element with its children in order and where it starts — enough for Android resources and
-/// XLIFF. Read with Foundation's `XMLParser` (FoundationXML on Linux, libxml2 underneath; external entities
-/// are not resolved). A value type.
+/// XLIFF. Read with libxml2's SAX2 parser (`CXML`), set up as Foundation's `XMLParser` sets it up on Linux, so
+/// documents read as they did through FoundationXML; no external entity or DTD is loaded. A value type.
 public struct XMLTree: Sendable, Hashable {
     public enum Child: Sendable, Hashable {
         case element(XMLTree)
@@ -66,78 +63,25 @@ public struct XMLTree: Sendable, Hashable {
             throw ConversionError([.init(key: nil, reason: "a processing instruction without data (<?name?>) is not supported", kind: .syntax,
                                          position: position)])
         }
-        let parser = XMLParser(data: Data(bytes))
-        let builder = XMLTreeBuilder()
-        parser.delegate = builder
-        parser.shouldResolveExternalEntities = false
-        let parsed = parser.parse()
-        if let position = builder.tooDeep {
+        var result = lookd_xml_result()
+        bytes.withUnsafeBufferPointer { lookd_xml_parse($0.baseAddress, $0.count, Int32(maxDepth), &result) }
+        defer { lookd_xml_free(&result) }
+        if result.too_deep != 0 {
             throw ConversionError([.init(key: nil, reason: "elements nested deeper than \(maxDepth) levels", kind: .syntax,
-                                         position: position)])
+                                         position: FilePosition(line: max(1, Int(result.too_deep_line)), column: max(1, Int(result.too_deep_column))))])
         }
-        guard parsed, let root = builder.root else {
-            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "not well-formed"
-            throw ConversionError([.init(key: nil, reason: "not well-formed XML: \(reason)", kind: .syntax,
-                                         position: builder.errorPosition ?? FilePosition(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)))])
+        var events = XMLEvents(UnsafeRawBufferPointer(start: result.events, count: result.length))
+        guard result.status == 0, let root = events.tree() else {
+            // The words Foundation's `XMLParser` gave (its error's `localizedDescription`), which lookd reported before it
+            // read XML with libxml2 itself: the code of the last error libxml2 reported, else of the parse.
+            let code = result.error_count > 0 ? result.last_error_code : result.status
+            let reason = result.error_count > 0 || result.status != 0
+                ? "The operation could not be completed. (NSXMLParserErrorDomain error \(code).)" : "not well-formed"
+            let position = result.error_count > 0
+                ? FilePosition(line: max(1, Int(result.first_error_line)), column: max(1, Int(result.first_error_column)))
+                : FilePosition(line: max(1, Int(result.end_line)), column: max(1, Int(result.end_column)))
+            throw ConversionError([.init(key: nil, reason: "not well-formed XML: \(reason)", kind: .syntax, position: position)])
         }
         return root
-    }
-}
-
-/// Collects `XMLParser` events into an `XMLTree`. Used by one parse on one thread.
-private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
-    private struct Open {
-        var name: String
-        var attributes: [String: String]
-        var children: [XMLTree.Child]
-        var position: FilePosition
-    }
-
-    private var stack: [Open] = []
-    var root: XMLTree?
-    /// Where the parser was when it reported the first error (it has read on by the time `parse()` returns).
-    var errorPosition: FilePosition?
-    /// Where the first element deeper than `XMLTree.maxDepth` started; parsing stops there.
-    var tooDeep: FilePosition?
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        if errorPosition == nil { errorPosition = FilePosition(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)) }
-    }
-
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
-        guard tooDeep == nil else { return }
-        guard stack.count < XMLTree.maxDepth else {
-            if tooDeep == nil { tooDeep = FilePosition(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)) }
-            stack.removeAll()
-            parser.abortParsing()
-            return
-        }
-        stack.append(Open(name: elementName, attributes: attributes, children: [],
-                          position: FilePosition(line: parser.lineNumber, column: max(1, parser.columnNumber))))
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        guard let open = stack.popLast() else { return }
-        let element = XMLTree(name: open.name, attributes: open.attributes, children: open.children, position: open.position)
-        if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(.element(element)) }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) { appendText(string) }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) { appendText(String(decoding: CDATABlock, as: UTF8.self)) }
-
-    func parser(_ parser: XMLParser, foundComment comment: String) {
-        guard !stack.isEmpty else { return }
-        stack[stack.count - 1].children.append(.comment(comment))
-    }
-
-    private func appendText(_ string: String) {
-        guard !stack.isEmpty else { return }
-        if case .text(let previous)? = stack[stack.count - 1].children.last {
-            stack[stack.count - 1].children[stack[stack.count - 1].children.count - 1] = .text(previous + string)
-        } else {
-            stack[stack.count - 1].children.append(.text(string))
-        }
     }
 }
