@@ -10,7 +10,8 @@
 // one, never another target's): its 200's body byte for byte, or its 304 when If-None-Match names its tag. Every
 // entry offers identity and br; some puts hold a br form too (body "br:" + the identity body, tag "v<N>-br"): a br
 // answer must come from an entry that holds it, to a request whose Accept-Encoding accepts br. Some puts give the 304s
-// as their fields alone (he_cache_variant.not_modified_fields).
+// as their fields alone (he_cache_variant.not_modified_fields); some make their 200s from a shared head prefix
+// (he_prepared_create_prefixed), whose 304 fields span the prefix and the response's own fields.
 #define _GNU_SOURCE
 #include "request_head.h"
 #include "response.h"
@@ -43,7 +44,11 @@ static int has_br[target_count][variant_count];
 
 static int varies(int target) { return target >= 2; }
 
-static void put(he_response_cache *cache, int target, int variant, int tag, int br, int fields_only) {
+/// The head prefix some puts share (he_prepared_create_prefixed): the status line and one field.
+static const char shared_field[] = "Vary: Accept-Language\r\n";
+static he_prepared *prefix;
+
+static void put(he_response_cache *cache, int target, int variant, int tag, int br, int fields_only, int prefixed) {
     if (!varies(target)) variant = 0;   // one entry per target that does not vary
     int version = ++next_version;
     unsigned char body[512];
@@ -53,9 +58,12 @@ static void put(he_response_cache *cache, int target, int variant, int tag, int 
     he_body_part parts[3] = {{shared, 0, NULL, 20}, {NULL, 0, body + 20, length - 31}, {shared, length - 11, NULL, 11}};
     char etag[32];
     size_t etag_len = etag_of(version, 0, etag);
-    char fields[64];
-    int fields_len = sprintf(fields, "ETag: %s\r\n", etag);
-    he_prepared *ok = he_prepared_create_parts(200, fields, (size_t)fields_len, parts, 3);
+    char fields[96], own[64];
+    int own_len = sprintf(own, "ETag: %s\r\n", etag);
+    // Prefixed: a shared head prefix (a field, then the response's own ETag), so the 304's fields span both pieces.
+    int fields_len = sprintf(fields, "%s%s", prefixed ? shared_field : "", own);
+    he_prepared *ok = prefixed ? he_prepared_create_prefixed(prefix, own, (size_t)own_len, parts, 3)
+                               : he_prepared_create_parts(200, fields, (size_t)fields_len, parts, 3);
     he_prepared *not_modified = he_prepared_create(304, fields, (size_t)fields_len, NULL, 0);
     he_prepared_release(shared);
     if (!ok || !not_modified) abort();
@@ -88,8 +96,12 @@ static void put(he_response_cache *cache, int target, int variant, int tag, int 
         unsigned char coded[520] = "br:";
         memcpy(coded + 3, body, length);
         size_t br_etag_len = etag_of(version, 1, br_etag);
-        int br_fields_len = sprintf(br_fields, "ETag: %s\r\nContent-Encoding: br\r\n", br_etag);
-        br_ok = he_prepared_create(200, br_fields, (size_t)br_fields_len, coded, length + 3);
+        int br_own_len = sprintf(br_fields, "%sETag: %s\r\nContent-Encoding: br\r\n", prefixed ? shared_field : "", br_etag);
+        int br_fields_len = br_own_len;
+        he_body_part coded_part = {NULL, 0, coded, length + 3};
+        size_t skip = prefixed ? strlen(shared_field) : 0;
+        br_ok = prefixed ? he_prepared_create_prefixed(prefix, br_fields + skip, (size_t)br_own_len - skip, &coded_part, 1)
+                         : he_prepared_create(200, br_fields, (size_t)br_fields_len, coded, length + 3);
         br_not_modified = he_prepared_create(304, br_fields, (size_t)br_fields_len, NULL, 0);
         if (!br_ok || !br_not_modified) abort();
         entry.coded[HE_CODING_BR] = fields_only ? (he_cache_variant){br_ok, NULL, br_etag, br_etag_len, br_fields, (size_t)br_fields_len}
@@ -148,11 +160,17 @@ static void check(he_prepared *answer, int status, size_t fields_offset, size_t 
     if (!varies(found)) variant = 0;
     int version = current[found][variant];
     if (version == 0) abort();   // purged, refused or never put: must not be answered
-    size_t head_len;
-    const unsigned char *wire = he_prepared_head(answer, &head_len);
+    // The whole head (a prefixed response's prefix, then its own fields).
+    size_t head_len = he_prepared_head_length(answer);
+    static unsigned char whole[8192];
+    if (head_len > sizeof whole) abort();
+    he_prepared_head_copy(answer, 0, head_len, whole);
+    const unsigned char *wire = whole;
     if (fields_len) {
-        // A 304 written from its 200's head: the run lies inside that head.
+        // A 304 written from its 200's head: the run lies inside that head, and is what the loop writes.
         if (status != 1 || he_prepared_status(answer) != 200 || fields_offset + fields_len > head_len) abort();
+        const unsigned char *run = he_prepared_head_run(answer, fields_offset, fields_len);
+        if (run && memcmp(run, whole + fields_offset, fields_len) != 0) abort();
         wire += fields_offset;
         head_len = fields_len;
     }
@@ -205,10 +223,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // 64 shards of 1,500 bytes: one or two entries each, so puts into one shard evict.
     he_response_cache *cache = he_response_cache_create(64 * 1500, "Accept-Language", bounds, 3);
     if (!cache) abort();
+    if (!prefix && !(prefix = he_head_prefix(200, shared_field, sizeof shared_field - 1))) abort();
     for (size_t i = 0; i < operations; i++) {
         uint8_t operation = data[1 + i];
         if (operation & 0x80) purge(cache, (operation & 0x40) ? -1 : (operation & 1));
-        else put(cache, operation % target_count, (operation >> 2) & 1, (operation >> 3) & 1, (operation >> 4) & 1, (operation >> 5) & 1);
+        else put(cache, operation % target_count, (operation >> 2) & 1, (operation >> 3) & 1, (operation >> 4) & 1, (operation >> 5) & 1,
+                 (operation >> 6) & 1);
     }
     size_t length = size - 1 - operations;
     char *bytes = malloc(length ? length : 1);

@@ -112,9 +112,14 @@ static void dispatch(connection *c) {
                 he_next_request_id(c->loop, exchange->request_id);
             }
             if (fields_len) {
-                size_t head_len;
-                const unsigned char *head = he_prepared_head(cached, &head_len);
-                he_queue_copy(c, 304, (const char *)head + fields_offset, fields_len, NULL, 0, 0, !he_prepared_shareable(cached));
+                // The 304's fields: a run of the 200's head, which may span its shared prefix and its own fields.
+                unsigned char joined[HE_CACHE_FIELDS_MAX];
+                const unsigned char *fields = he_prepared_head_run(cached, fields_offset, fields_len);
+                if (!fields) {
+                    he_prepared_head_copy(cached, fields_offset, fields_len, joined);
+                    fields = joined;
+                }
+                he_queue_copy(c, 304, (const char *)fields, fields_len, NULL, 0, 0, !he_prepared_shareable(cached));
             } else {
                 he_queue_prepared(c, cached, 0);
             }

@@ -39,16 +39,31 @@ int he_prepared_status(const he_prepared *prepared);
 int he_prepared_shareable(const he_prepared *prepared);
 /// The body's length in bytes (0 for 1xx, 204 and 304).
 size_t he_prepared_body_length(const he_prepared *prepared);
+/// The head bytes the value holds: status line, fields and Content-Length; for a response made with a head prefix
+/// (he_prepared_create_prefixed), its own fields only (the prefix's head comes before them, Content-Length after).
 const unsigned char *he_prepared_head(const he_prepared *prepared, size_t *length);
+/// The head prefix a response was made with (he_prepared_create_prefixed), or NULL.
+he_prepared *he_prepared_prefix(const he_prepared *prepared);
+/// The length of the whole head as the cache reads it: the prefix's head, then the value's own (without the final
+/// CRLF; for a prefixed response without Content-Length).
+size_t he_prepared_head_length(const he_prepared *prepared);
+/// `length` bytes at `offset` of that whole head when they lie within one piece (the prefix's or the value's own),
+/// else NULL.
+const unsigned char *he_prepared_head_run(const he_prepared *prepared, size_t offset, size_t length);
+/// Copies `length` bytes at `offset` of that whole head (within he_prepared_head_length) to `out`.
+void he_prepared_head_copy(const he_prepared *prepared, size_t offset, size_t length, unsigned char *out);
 /// The body's runs, in order: run `index` (below he_prepared_part_count) is `*length` bytes owned by `*owner` (the
 /// value itself, or shared bytes it retains; retain the owner while the bytes are in use).
 size_t he_prepared_part_count(const he_prepared *prepared);
 const unsigned char *he_prepared_part(he_prepared *prepared, size_t index, size_t *length, he_prepared **owner);
 
+/// The longest run of a 200's head the cache writes a 304 from (he_response_cache_answer's `*fields_len`).
+enum { HE_CACHE_FIELDS_MAX = 4096 };
+
 /// The cached answer for a bodyless GET or HEAD `request` (retained; release it after queueing), or NULL to ask the
 /// handler. Sets `label` and `status` (0: the 200, 1: the 304). A 304 whose fields are a run of its 200's head comes
-/// as that 200 with `*fields_len` > 0: write the 304 status line and the head's bytes at `*fields_offset` (for
-/// `*fields_len`) instead; otherwise `*fields_len` is 0 and the answer is written as it is.
+/// as that 200 with `*fields_len` > 0 (at most HE_CACHE_FIELDS_MAX): write the 304 status line and the bytes at
+/// `*fields_offset` (for `*fields_len`) of its whole head (he_prepared_head_run, he_prepared_head_copy) instead; otherwise `*fields_len` is 0 and the answer is written as it is.
 he_prepared *he_response_cache_answer(he_response_cache *cache, const he_request *request, int *label, int *status,
                                       size_t *fields_offset, size_t *fields_len);
 /// Counts an answer of the cache with its own duration, in thread slot `slot` (the loop's index).

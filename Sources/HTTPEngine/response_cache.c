@@ -14,7 +14,7 @@ enum {
     SHARDS = 64,
     SHARD_BUCKETS = 2048,    // per shard: 131,072 chains in all
     STAT_SLOTS = 16,         // counters per thread slot, so loops do not share cache lines
-    MAX_STRING = 4096,
+    MAX_STRING = HE_CACHE_FIELDS_MAX,
     VARY_ABSENT = 0xFFFF,    // a vary_lens value: the field absent
 };
 
@@ -167,10 +167,7 @@ static void free_entry(cache_entry *entry) {
 /// Coding `coding`'s tag in the entry (held codings only): in its 200's head, or stored.
 static const unsigned char *entry_etag(const cache_entry *entry, int coding) {
     const variant *v = variant_of(entry, coding);
-    if (v->etag_at != ETAG_STORED) {
-        size_t head_len;
-        return he_prepared_head(v->ok, &head_len) + v->etag_at;
-    }
+    if (v->etag_at != ETAG_STORED) return he_prepared_head_run(v->ok, v->etag_at, v->etag_len);
     const unsigned char *at = entry->bytes + etags_start(entry);
     for (int c = 0; c < coding; c++) {
         const variant *before = (entry->held >> c) & 1 ? variant_of(entry, c) : NULL;
@@ -231,13 +228,21 @@ static void unlink_entry(shard *s, cache_entry *entry) {
     s->bytes -= entry->cost;
 }
 
-/// Whether a 304 with header fields `fields` can be written from its 200 `ok`: they appear as one run of `ok`'s head
-/// (a 304 carries the 200's fields but for Content-Type, Content-Encoding and Content-Length, which a head lists around
-/// them). Then `*offset` and `*length` place the run.
-static int derived_304(he_prepared *ok, const unsigned char *fields, size_t fields_len, unsigned short *offset, unsigned short *length) {
+/// The 200's whole head (its prefix's and its own, he_prepared_head_length) as one run: in `room` when it fits, else
+/// allocated (free it when it is not `room`). NULL when out of memory.
+static unsigned char *whole_head(he_prepared *ok, unsigned char *room, size_t room_len, size_t *length) {
+    *length = he_prepared_head_length(ok);
+    unsigned char *head = *length <= room_len ? room : malloc(*length ? *length : 1);
+    if (head) he_prepared_head_copy(ok, 0, *length, head);
+    return head;
+}
+
+/// Whether a 304 with header fields `fields` can be written from its 200, whose whole head is `ok_head`: they appear
+/// as one run of it (a 304 carries the 200's fields but for Content-Type, Content-Encoding and Content-Length, which
+/// a head lists around them). Then `*offset` and `*length` place the run.
+static int derived_304(const unsigned char *ok_head, size_t ok_len, const unsigned char *fields, size_t fields_len, unsigned short *offset,
+                       unsigned short *length) {
     if (fields_len == 0 || fields_len > MAX_STRING) return 0;
-    size_t ok_len;
-    const unsigned char *ok_head = he_prepared_head(ok, &ok_len);
     const unsigned char *found = memmem(ok_head, ok_len, fields, fields_len);
     // A run that starts a field: right after a CRLF.
     while (found && (found - ok_head < 2 || found[-1] != '\n' || found[-2] != '\r')) {
@@ -278,10 +283,15 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
         if ((!variants[c].not_modified && variants[c].not_modified_fields_len > 0 && !variants[c].not_modified_fields) ||
             variants[c].etag_len > MAX_STRING || variants[c].not_modified_fields_len > MAX_STRING) return 0;
         if (c != HE_CODING_IDENTITY) any_coded = 1;
+        unsigned char room[1024];
         size_t head_len;
-        const unsigned char *head = he_prepared_head(variants[c].ok, &head_len);
+        unsigned char *head = whole_head(variants[c].ok, room, sizeof room, &head_len);
+        if (!head) return 0;
         const unsigned char *found = variants[c].etag_len ? memmem(head, head_len, variants[c].etag, variants[c].etag_len) : NULL;
         etag_at[c] = found && found - head < ETAG_STORED ? (unsigned short)(found - head) : ETAG_STORED;
+        // Read from the head only when it lies within one of its pieces.
+        if (etag_at[c] != ETAG_STORED && !he_prepared_head_run(variants[c].ok, etag_at[c], variants[c].etag_len)) etag_at[c] = ETAG_STORED;
+        if (head != room) free(head);
         if (etag_at[c] == ETAG_STORED) etags_len += variants[c].etag_len;
     }
     if (spec->vary_mask >> cache->vary_count) return 0;
@@ -350,7 +360,12 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
         const unsigned char *fields = (const unsigned char *)variants[c].not_modified_fields;
         size_t fields_len = variants[c].not_modified_fields_len;
         if (variants[c].not_modified) fields = not_modified_fields(variants[c].not_modified, &fields_len);
-        if (fields && derived_304(variants[c].ok, fields, fields_len, &v->nm_offset, &v->nm_len)) continue;
+        unsigned char room[1024];
+        size_t head_len;
+        unsigned char *head = fields ? whole_head(variants[c].ok, room, sizeof room, &head_len) : NULL;
+        int derived = head && derived_304(head, head_len, fields, fields_len, &v->nm_offset, &v->nm_len);
+        if (head != room) free(head);
+        if (derived) continue;
         if (variants[c].not_modified) {
             he_prepared_retain(variants[c].not_modified);
             v->not_modified = variants[c].not_modified;

@@ -95,20 +95,39 @@ void he_queue_copy(connection *c, int status, const char *fields, size_t fields_
     he_push_segment(c, NULL, start, c->out_len - start);
 }
 
-// One reference for the whole response, held by its last segment: `prepared` retains the owners of its runs, so its
-// head and runs stay alive until then (a reference per segment, seven for an SDK fetch, had every loop write the same
-// shared counts on every fetch of a popular app).
+// One reference for the whole response, held by its last segment: `prepared` retains the owners of its runs and its
+// head prefix, so its head and runs stay alive until then (a reference per segment, seven for an SDK fetch, had every
+// loop write the same shared counts on every fetch of a popular app).
 void he_queue_prepared(connection *c, he_prepared *prepared, int close) {
     close = decide_close(c, close);
     he_note_output_start(c);
+    size_t head_len;
+    const unsigned char *head = he_prepared_head(prepared, &head_len);
     size_t start = c->out_len;
+    he_prepared *prefix = he_prepared_prefix(prepared);
+    if (prefix) {
+        // A head with a shared prefix: the prefix is written by reference (`prepared` retains it), the response's own
+        // fields and Content-Length go with Date and Connection in the output buffer: as many iovecs as a head of one
+        // piece (the keep-alive hit's kernel cost grows with them, docs/benchmarks.md, runs N and Q).
+        if (he_reserve(&c->out, &c->out_cap, c->out_len + head_len + 40) != 0) {
+            c->close_after_write = 1;
+            return;
+        }
+        unsigned char *at = he_append(c->out + c->out_len, (const char *)head, head_len);
+        if (he_status_has_body(he_prepared_status(prepared))) {
+            at = he_append(at, "Content-Length: ", 16);
+            at = he_append_number(at, he_prepared_body_length(prepared), 10, 1);
+            at = he_append(at, "\r\n", 2);
+        }
+        c->out_len = (size_t)(at - c->out);
+        head = he_prepared_head(prefix, &head_len);
+    }
     if (write_tail(c, close, !he_prepared_shareable(prepared)) != 0) {
+        c->out_len = start;
         c->close_after_write = 1;
         return;
     }
     int first = c->segment_count;
-    size_t head_len;
-    const unsigned char *head = he_prepared_head(prepared, &head_len);
     int failed = he_push_segment(c, head, 0, head_len);
     if (!failed) failed = he_push_segment(c, NULL, start, c->out_len - start);
     size_t parts = c->head.is_head_method ? 0 : he_prepared_part_count(prepared);

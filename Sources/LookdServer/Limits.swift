@@ -60,16 +60,23 @@ public struct Limits: Sendable {
     /// with Content-Length reserves its length, a chunked one its route's limit, until its request is answered.
     /// Beyond it: 503 `overloaded` with Retry-After, and the connection closes.
     public var bodyBudgetBytes = 128 << 20
-    /// Most bytes of cached looks kept in memory (`--cache-bytes`, default 128 MiB). In the daemon, three quarters go
-    /// to the engine's response cache: per (app, language) target, a prepared 200 whose body references the app
-    /// version's shared pieces (~3.4 KB, held once) and owns the language's own (~0.4 KB), and a prepared 304
-    /// (about 1.5 KB per entry in all). The look cache has the rest: two thirds of it for each app's shared part
-    /// (~4.6 KB; the engine keeps one more copy of its body pieces per app version), one third for whole responses per app and locale (~9 KB each with
-    /// their prepared 200 and 304), which answer what the response cache does not (Accept-Language, conditional
-    /// requests other than If-None-Match). Beyond it, the least recently read go (CLOCK).
+    /// Most bytes of cached looks kept in memory (`--cache-bytes`, default 128 MiB). In the daemon, 13/16 (104 MiB)
+    /// go to the engine's response cache: per (app, language) target, a prepared 200 whose head starts with the app
+    /// version's shared prefix and whose body references its shared pieces (both held once) and owns the language's own
+    /// (~0.4 KB): about 670 bytes an entry in all, so the 3,000-app × 50-language spread's 150,000 targets all fit
+    /// (docs/benchmarks.md, run Q). The look cache has the rest (24 MiB): `lookSharedBytes` (a sixth, 21.3 MiB) for each
+    /// app's shared part (~4.6 KB; the engine keeps one more copy of its body pieces per app version), and what is left
+    /// (2.7 MiB) for whole responses per app and locale (~9 KB each with their prepared 200 and 304), which answer what
+    /// the response cache does not (Accept-Language, conditional requests other than If-None-Match). Beyond it, the
+    /// least recently read go (CLOCK).
     public var cacheBytes = 128 << 20
-    /// The part of `cacheBytes` the engine's response cache takes in the daemon.
-    public var responseCacheBytes: Int { cacheBytes / 4 * 3 }
+    /// The part of `cacheBytes` the engine's response cache takes in the daemon. (It was three quarters while an entry
+    /// was ~866 bytes and the look cache's responses had 10.7 MiB; the fetches `?lang=` decides are the response cache's,
+    /// so that ring was idle under the spread, and gave the response cache its share: run Q.)
+    public var responseCacheBytes: Int { cacheBytes / 16 * 13 }
+    /// The part of `cacheBytes` the look cache's shared parts take in the daemon (as before run Q, when they were two
+    /// thirds of the quarter the response cache left).
+    public var lookSharedBytes: Int { cacheBytes / 6 }
 
     public init() {}
 }

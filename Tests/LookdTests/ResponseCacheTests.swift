@@ -211,7 +211,7 @@ struct ResponseCacheTests {
     }
 
     @Test func overItsCapacityTheCacheEvictsAndTheSwiftPathStillAnswers() throws {
-        let capacity = 64 * 3_000
+        let capacity = 64 * 2_000
         let app = try Fixture(capacityBytes: capacity)
         let keys = (0..<4).map { _ in newKey() }
         for key in keys {

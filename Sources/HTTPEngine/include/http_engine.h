@@ -198,14 +198,27 @@ typedef struct he_body_part {
 } he_body_part;
 
 /// Like he_prepared_create, with the body the concatenation of `parts`: runs of shared bytes are referenced, so many
-/// responses can hold one copy of what they share. NULL when out of memory or a shared run is out of its value's
-/// bounds (or the value is itself composed).
+/// responses can hold one copy of what they share. NULL when out of memory, a shared run is out of its value's
+/// bounds (or the value is itself composed), or the shared runs reference more than one value.
 he_prepared *he_prepared_create_parts(int status, const char *fields, size_t fields_len, const he_body_part *parts, size_t count);
+/// The start of a head that many prepared responses share (he_prepared_create_prefixed): the status line for
+/// `status` (100…999) and `fields` (`Name: value\r\n` lines). Not a response: never answered on its own. NULL when out
+/// of memory or the status is out of range.
+he_prepared *he_head_prefix(int status, const char *fields, size_t fields_len);
+/// Like he_prepared_create_parts, with the head `prefix` (he_head_prefix; retained, not copied: its status line and
+/// fields), then `fields` (this response's own) and Content-Length (written for each answer). An entry of many that
+/// share a prefix keeps only its own fields: the SDK fetch's responses of one app version share all but the ETag (the
+/// 140 bytes before it, without purge keys, docs/benchmarks.md, run Q). The response is written exactly as one made
+/// by he_prepared_create_parts with the prefix's fields followed by `fields`. NULL when out of memory, `prefix` is not
+/// a head prefix, or a run is invalid (as for he_prepared_create_parts).
+he_prepared *he_prepared_create_prefixed(he_prepared *prefix, const char *fields, size_t fields_len, const he_body_part *parts, size_t count);
 /// Immutable bytes to share between composed responses (not a response: never answered on its own). NULL when out
 /// of memory.
 he_prepared *he_prepared_bytes(const void *bytes, size_t length);
-/// The bytes the value's own block takes (shared runs it references not included).
+/// The bytes the value's own block takes (shared runs and the head prefix it references not included).
 size_t he_prepared_size(const he_prepared *prepared);
+/// The value's reference count now (for diagnostics and tests: another thread may change it at once).
+long he_prepared_references(const he_prepared *prepared);
 /// Marks a prepared response as one for anyone, which a shared cache may store and replay (the SDK fetch's 200 and
 /// 304): it is written without X-Request-Id, because a cache in front would hand the id of the request that filled
 /// it to every client it serves (the access log still records each request's id). Call it right after creating the
@@ -236,11 +249,11 @@ typedef struct he_cache_variant {
 /// the raw query when there is one) is `target`, and whose fields named by `vary_mask` (bit i: the cache's i-th
 /// vary name) have exactly the values given (`vary_values[i]` NULL: the field absent). `ok` answers, or the 304
 /// (`not_modified`, or `not_modified_fields`: see he_cache_variant) when the request's If-None-Match matches `etag`
-/// (weak comparison, RFC 9110 §13.1.2: `*`, the tag, or its W/ form, in a list). `tag`: the name it is purged by (like a CDN's surrogate key). `label`: the counter
-/// it is counted under (below HE_CACHE_LABELS).
+/// (weak comparison, RFC 9110 §13.1.2: `*`, the tag, or its W/ form, in a list). `tag`: the name it is purged by
+/// (like a CDN's surrogate key). `label`: the counter it is counted under (below HE_CACHE_LABELS).
 ///
-/// Content codings: `ok`, `not_modified` (or `not_modified_fields`) and `etag` are the identity representation; `coded[HE_CODING_GZIP]` and
-/// `coded[HE_CODING_BR]` the same content in those codings (ok NULL: not held; `coded[0]` is unused), each with
+/// Content codings: `ok`, `not_modified` (or `not_modified_fields`) and `etag` are the identity representation;
+/// `coded[HE_CODING_GZIP]` and `coded[HE_CODING_BR]` the same content in those codings (ok NULL: not held; `coded[0]` is unused), each with
 /// its own tag. `offered` (bit i: coding i; 0 is identity only) says which codings the application makes for this
 /// target. The engine negotiates Accept-Encoding (he_accept_encoding) among the offered codings: when the choice is
 /// one the entry holds, it answers that representation; otherwise (or when nothing is acceptable) the handler

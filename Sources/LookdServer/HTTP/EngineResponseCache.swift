@@ -158,6 +158,25 @@ final class EngineBytes: Sendable {
     deinit { he_prepared_release(value) }
 }
 
+/// The start of a head that many composed responses share (he_head_prefix): a status line and header fields, kept
+/// once and referenced by each (`composedResponse`'s `prefix`). Thread-safe (immutable, atomically counted).
+final class EngineHeadPrefix: Sendable {
+    // The engine's value. OpaquePointer is not Sendable; the value is immutable.
+    nonisolated(unsafe) let value: OpaquePointer
+
+    /// `status` (100…999) and the header fields `headers` (as `wireFields`).
+    init(status: Int, headers: [(name: String, value: String)]) {
+        let fields = wireFields(headers)
+        let made = fields.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { he_head_prefix(Int32(status), $0.baseAddress, $0.count) }
+        }
+        guard let made else { fatalError("out of memory (or a status out of range) making a head prefix") }
+        value = made
+    }
+
+    deinit { he_prepared_release(value) }
+}
+
 /// A run of a composed response's body: bytes of an `EngineBytes`, or bytes of its own.
 enum BodyRun {
     case shared(EngineBytes, Range<Int>)
@@ -165,8 +184,11 @@ enum BodyRun {
 }
 
 /// Builds an engine response (one reference, released by the caller) whose body is `runs` joined: shared runs are
-/// referenced, own runs copied. Header fields and `shareable` as for PreparedResponse.
-func composedResponse(status: Int, headers: [(name: String, value: String)], runs: [BodyRun], shareable: Bool = false) -> OpaquePointer {
+/// referenced (all of one `EngineBytes`), own runs copied. Header fields and `shareable` as for PreparedResponse. With
+/// `prefix`, its head is the prefix's (referenced: its status line and fields; `status` is ignored) and then `headers`,
+/// written exactly as if the prefix's fields were listed first.
+func composedResponse(status: Int, headers: [(name: String, value: String)], runs: [BodyRun], shareable: Bool = false,
+                      prefix: EngineHeadPrefix? = nil) -> OpaquePointer {
     let fields = wireFields(headers)
     // Own runs' bytes must stay alive during the call: keep them in one array and point into it.
     var own: [UInt8] = []
@@ -184,7 +206,8 @@ func composedResponse(status: Int, headers: [(name: String, value: String)], run
                 }
             }
             return fieldBytes.withMemoryRebound(to: CChar.self) { names in
-                he_prepared_create_parts(Int32(status), names.baseAddress, names.count, parts, parts.count)
+                if let prefix { return he_prepared_create_prefixed(prefix.value, names.baseAddress, names.count, parts, parts.count) }
+                return he_prepared_create_parts(Int32(status), names.baseAddress, names.count, parts, parts.count)
             }
         }
     }

@@ -25,17 +25,27 @@ enum LookResponse {
     /// Cache-Control has no `public`: `max-age` already lets a shared cache store it (RFC 9111 §3), and the fetch never
     /// carries Authorization; and no space after its comma (the list syntax's whitespace is optional, RFC 9110 §5.6.1):
     /// a byte of every 200 and 304, with which the br answer is no larger than nginx's (docs/benchmarks.md, run N).
+    /// The fields are listed with the ETag last (before `Content-Encoding`): what precedes it does not depend on the
+    /// response's bytes (`leadingFields`), so the engine's response cache keeps it once per app version as a head prefix
+    /// (`LookResponseCache`), and the 304's fields are one run of the 200's head.
     static func fields(etag: String, language: String, appKey: String, languageFromQuery: Bool, options: Options = Options())
         -> (ok: [(name: String, value: String)], notModified: [(name: String, value: String)]) {
-        var common: [(name: String, value: String)] = [("ETag", etag)]
-        if !languageFromQuery { common.append(("Content-Language", language)) }
-        common.append(("Vary", languageFromQuery ? "Accept-Encoding, Lookd-Preview" : "Accept-Encoding, Accept-Language, Lookd-Preview"))
+        let leading = leadingFields(language: language, appKey: appKey, languageFromQuery: languageFromQuery, options: options)
+        return (leading + [("ETag", etag)], Array(leading.dropFirst()) + [("ETag", etag)])
+    }
+
+    /// The 200's fields before its ETag (`fields`): `Content-Type`, then what the 304 repeats but the tag. The same for
+    /// every response of an app version whose language `?lang=` decided.
+    static func leadingFields(language: String, appKey: String, languageFromQuery: Bool, options: Options = Options()) -> [(name: String, value: String)] {
+        var leading: [(name: String, value: String)] = [("Content-Type", "application/json")]
+        if !languageFromQuery { leading.append(("Content-Language", language)) }
+        leading.append(("Vary", languageFromQuery ? "Accept-Encoding, Lookd-Preview" : "Accept-Encoding, Accept-Language, Lookd-Preview"))
         // A CDN may serve it for 30 s and revalidate in the background for 60 s more; a publish is therefore visible
         // everywhere within 90 s — unless a webhook receiver purges the app's surrogate key at the CDN
         // (docs/deployment.md#purging-a-cdn-and-pushing-on-publish).
-        common.append(("Cache-Control", "max-age=30,stale-while-revalidate=60"))
-        if options.purgeKeys { common += [("Surrogate-Key", appKey), ("Cache-Tag", appKey)] }
-        return ([("Content-Type", "application/json")] + common, common)
+        leading.append(("Cache-Control", "max-age=30,stale-while-revalidate=60"))
+        if options.purgeKeys { leading += [("Surrogate-Key", appKey), ("Cache-Tag", appKey)] }
+        return leading
     }
 
     /// The fields of `look`'s 200 and 304 in `coding`: the coding's own tag (`ContentCoding.etag`), and on the 200

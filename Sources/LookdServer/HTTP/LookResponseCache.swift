@@ -43,7 +43,7 @@ final class LookResponseCache: DerivedLookCache {
     @discardableResult
     func fill(_ look: CachedLook, target: String, label: Int, generation: UInt64, options: LookResponse.Options, targetOf: (LocaleTag) -> String,
               others: (([LocaleTag]) -> [CachedLook])?) -> PreparedResponse {
-        let wire = look.shared.edge.value { EngineBytes(look.shared.bytes) }
+        let wire = VersionWire.of(look.shared)
         let (kept, answer) = put(look, wire: wire, target: target, label: label, generation: generation, options: options)
         guard kept, noteFill(appKey: look.appKey, version: look.version), let others else { return answer }
         let usage = engine.usage
@@ -79,20 +79,21 @@ final class LookResponseCache: DerivedLookCache {
         filled.withLock { $0.overflow ? nil : $0.apps }
     }
 
-    /// Puts an SDK fetch response: its 200 (the body joined from `wire`, the version's shared pieces, referenced, and
-    /// the language's own pieces) and its 304 (its fields only: the engine writes it from a run of the 200's head),
-    /// tagged with its app key, offered in every coding and holding the br and gzip forms when they are computed.
-    /// Shareable: written without X-Request-Id, as the routes' (`LookResponse`). Returns whether it was kept (see
-    /// `EngineResponseCache.put`) and the 200.
-    private func put(_ look: CachedLook, wire: EngineBytes, target: String, label: Int, generation: UInt64,
+    /// Puts an SDK fetch response: its 200 (its head the version's shared prefix, referenced, then its own ETag; its body
+    /// joined from the version's shared pieces, referenced, and the language's own pieces) and its 304 (its fields only:
+    /// the engine writes it from a run of the 200's head), tagged with its app key, offered in every coding and holding
+    /// the br and gzip forms when they are computed. Shareable: written without X-Request-Id, as the routes'
+    /// (`LookResponse`). Returns whether it was kept (see `EngineResponseCache.put`) and the 200.
+    private func put(_ look: CachedLook, wire: VersionWire, target: String, label: Int, generation: UInt64,
                      options: LookResponse.Options) -> (kept: Bool, ok: PreparedResponse) {
         // The engine answers only targets whose `?lang=` decided the language (the fetch route fills only those).
-        let headers = LookResponse.fields(look, .identity, languageFromQuery: true, options: options)
-        let pieces = look.shared, own = look.language.bytes, cut = look.language.cut
-        let ok = PreparedResponse(adopting: composedResponse(status: 200, headers: headers.ok, runs: [
-            .shared(wire, 0..<pieces.cut1), .own(Array(own[..<cut])), .shared(wire, pieces.cut1..<pieces.cut2),
-            .own(Array(own[cut...])), .shared(wire, pieces.cut2..<pieces.bytes.count),
-        ], shareable: true), status: 200, headers: headers.ok, body: look.body)
+        let head = wire.head(look, options: options)
+        let own: [(name: String, value: String)] = [("ETag", look.etag)]
+        let bytes = wire.bytes, pieces = look.shared, language = look.language.bytes, cut = look.language.cut
+        let ok = PreparedResponse(adopting: composedResponse(status: 200, headers: own, runs: [
+            .shared(bytes, 0..<pieces.cut1), .own(Array(language[..<cut])), .shared(bytes, pieces.cut1..<pieces.cut2),
+            .own(Array(language[cut...])), .shared(bytes, pieces.cut2..<pieces.bytes.count),
+        ], shareable: true, prefix: head.prefix), status: 200, headers: head.leading + own, body: look.body)
         // The other codings, when a request has needed them already (LookEncodings); their PreparedResponses live in
         // the look's edge slot (PreparedLook) for the call, and the engine retains their bytes.
         let prepared = PreparedLook.of(look)
@@ -101,7 +102,7 @@ final class LookResponseCache: DerivedLookCache {
         }
         let kept = withExtendedLifetime(prepared) {
             engine.put(generation: generation, target: target, tag: look.appKey, etag: look.etag, label: label, ok: ok.wire, notModified: nil,
-                       notModifiedFields: wireFields(headers.notModified), offered: LookEncodings.offered, coded: coded)
+                       notModifiedFields: head.notModifiedLeading + wireFields(own), offered: LookEncodings.offered, coded: coded)
         }
         return (kept, ok)
     }

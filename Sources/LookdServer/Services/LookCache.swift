@@ -63,7 +63,7 @@ struct SharedLook: Sendable {
 /// built from it — so an app's memory grows by one response per language served, not by the whole look.
 ///
 /// Bounded: at most `capacityBytes` (bodies, layers and encoded looks plus a fixed overhead per entry), of which
-/// shared parts take at most `sharedBytes` (two thirds) and responses the rest, so a spread of languages over
+/// shared parts take at most `sharedBytes` (two thirds by default; in the daemon a sixth of `--cache-bytes`) and responses the rest, so a spread of languages over
 /// many apps cannot push out the shared parts that make each new language cheap. Within each part, entries are
 /// evicted by CLOCK (second chance: an entry read since the hand last passed survives one more turn), so hot
 /// looks stay while cold ones go.
@@ -222,7 +222,7 @@ final class LookCache: Sendable {
 
     /// The bound, in bytes (0: nothing is kept).
     let capacityBytes: Int
-    /// The most of `capacityBytes` that shared parts take (two thirds); responses take the rest.
+    /// The most of `capacityBytes` that shared parts take (two thirds unless given); responses take the rest.
     let sharedBytes: Int
     private let state = LockedValue(State())
 
@@ -230,10 +230,11 @@ final class LookCache: Sendable {
     /// returning.
     let derived: (any DerivedLookCache)?
 
-    init(capacityBytes: Int, derived: (any DerivedLookCache)? = nil) {
+    /// `sharedBytes`: the most shared parts take (at most `capacityBytes`; nil: two thirds of it).
+    init(capacityBytes: Int, sharedBytes: Int? = nil, derived: (any DerivedLookCache)? = nil) {
         self.capacityBytes = capacityBytes
         self.derived = derived
-        sharedBytes = capacityBytes / 3 * 2
+        self.sharedBytes = min(capacityBytes, sharedBytes ?? capacityBytes / 3 * 2)
     }
 
     /// The cached response for `appKey` in `locale`, or nil.

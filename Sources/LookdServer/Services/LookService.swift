@@ -38,7 +38,7 @@ final class LookService: Sendable {
     /// Builds the service and subscribes the cache to the store's change feed.
     /// `derived`: what is derived from the fetch responses outside the service (the HTTP edge's response cache), kept
     /// coherent by the look cache (nil: none); its capacity is taken from `limits.cacheBytes`, and the look cache has
-    /// the rest.
+    /// the rest, of which `limits.lookSharedBytes` for shared parts.
     init(store: any LookStore, metrics: Metrics, limits: Limits, localizer: Localizer, derived: (any DerivedLookCache)? = nil,
          onChange: @escaping @Sendable () -> Void = {}) {
         self.onChange = onChange
@@ -46,7 +46,8 @@ final class LookService: Sendable {
         self.localizer = localizer
         self.metrics = metrics
         self.limits = limits
-        let cache = LookCache(capacityBytes: max(0, limits.cacheBytes - (derived?.capacityBytes ?? 0)), derived: derived)
+        let capacity = max(0, limits.cacheBytes - (derived?.capacityBytes ?? 0))
+        let cache = LookCache(capacityBytes: capacity, sharedBytes: derived == nil ? nil : min(capacity, limits.lookSharedBytes), derived: derived)
         self.cache = cache
         store.watchChanges { change in
             switch change {

@@ -30,7 +30,7 @@ enum ServeCommand: Command {
           --min-data-rate BYTES       slowest a request head or body may arrive after its first 5 s, per second (default 1024)
           --idle-timeout SECONDS      close idle connections after this (default 15)
           --threads N                 event loop threads (default: number of CPUs)
-          --cache-bytes BYTES         memory for cached looks: the response cache (3/4), shared parts and responses (default 134217728)
+          --cache-bytes BYTES         memory for cached looks: the response cache (13/16), shared parts (1/6) and responses (default 134217728)
           --no-purge-keys             do not send Surrogate-Key and Cache-Tag (the app key) on the SDK fetch's answers
                                       (default: sent, for a CDN in front that purges by key)
           --store-busy-timeout MS     SQLite: how long a write waits for a lock; PostgreSQL: each statement's timeout (default 5000)
