@@ -173,6 +173,31 @@ import Testing
         ]) == "warning")
     }
 
+    /// Android lint's Gradle DSL turns issues off or sets their severity over every `lint.xml` ("This overrides the
+    /// XML configuration"): `disable 'MissingTranslation'` in the module's Groovy `lintOptions` (the common answer
+    /// to "is not translated" errors), `warning += "MissingTranslation"` in a convention plugin over a `lint.xml`
+    /// saying `error`, and the module's own `error` over the plugin's `warning` (Gradle runs the module's script last).
+    @Test func gradleDSLSeveritiesOverrideLintXML() throws {
+        #expect(try Self.missingKeySeverity([
+            "settings.gradle": "include ':app'\n",
+            "app/build.gradle": "android {\n    lintOptions {\n        abortOnError false\n        disable 'MissingTranslation'\n    }\n}\n",
+        ]) == "none")
+        let plugin = "android {\n    lint {\n        lintConfig = rootProject.file(\"config/lint.xml\")\n        warning += \"MissingTranslation\"\n    }\n}\n"
+        let strict = "<lint>\n    <issue id=\"MissingTranslation\" severity=\"error\" />\n</lint>\n"
+        #expect(try Self.missingKeySeverity([
+            "settings.gradle.kts": Self.settings,
+            "buildSrc/src/main/kotlin/mailer.android.application.gradle.kts": plugin,
+            "app/build.gradle.kts": Self.appScript,
+            "config/lint.xml": strict, "app/lint.xml": strict,
+        ]) == "warning")
+        #expect(try Self.missingKeySeverity([
+            "settings.gradle.kts": Self.settings,
+            "buildSrc/src/main/kotlin/mailer.android.application.gradle.kts": plugin,
+            "app/build.gradle.kts": Self.appScript + "android {\n    lint {\n        error.add(\"MissingTranslation\")\n    }\n}\n",
+            "config/lint.xml": Self.ignore,
+        ]) == "error")
+    }
+
     /// A computed path in the setting that applies is not read (Gradle would have to run), and the settings Gradle
     /// overrides with it are not used instead; a commented-out setting is no setting; a setting under
     /// `if (lintConfig == null)` split over two lines is read.

@@ -83,6 +83,51 @@ import Testing
         #expect(blocks.map(\.lintConfig) == [nil, .literal("quality/lint.xml", .root)])
     }
 
+    /// Android lint's DSL severities in a `lint { }`/`lintOptions { }` block, in each spelling of the AGP reference
+    /// (`disable += [...]`, Groovy `disable 'A', 'B'`) and of real scripts (`disable.add(…)`, `disable.addAll(listOf(…))`,
+    /// element-x-android's `error.add(…)` in `lint.apply { }`); `abortOnError`, `warningsAsErrors` and
+    /// `ignoreWarnings` are not severities, and a `disable` outside a lint block is not lint's.
+    @Test func lintSeveritiesAreRead() {
+        let groovy = """
+            android {
+                lintOptions {
+                    abortOnError false
+                    disable 'MissingTranslation', 'ExtraTranslation'
+                    warning "MissingQuantity"
+                }
+            }
+            tasks.named('x') { disable 'Unrelated' }
+
+            """
+        #expect(GradleScript(groovy).lintSeverities.map { "\($0.id) \($0.severity)" } == ["MissingTranslation ignore", "ExtraTranslation ignore", "MissingQuantity warning"])
+        let kotlin = """
+            android {
+                lint {
+                    warningsAsErrors = true
+                    ignoreWarnings = false
+                    disable += setOf("InvalidPackage", "MissingTranslation")
+                    disable.add("UnusedQuantity")
+                    disable.addAll(
+                        listOf(
+                            "GradleDependency",
+                        )
+                    )
+                    // disable += "StringFormatCount"
+                    fatal += "StringFormatMatches"
+                }
+            }
+            fun Project.defaultLintOptions(lint: Lint) = lint.apply {
+                error.add("ComposableLambdaParameterPosition")
+                informational("StringFormatCount")
+            }
+
+            """
+        #expect(GradleScript(kotlin).lintSeverities.map { "\($0.id) \($0.severity)" } == [
+            "InvalidPackage ignore", "MissingTranslation ignore", "UnusedQuantity ignore", "GradleDependency ignore",
+            "StringFormatMatches fatal", "ComposableLambdaParameterPosition error", "StringFormatCount informational",
+        ])
+    }
+
     @Test func includedBuildsAreListed() {
         let settings = """
             pluginManagement {

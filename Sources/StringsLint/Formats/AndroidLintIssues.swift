@@ -27,7 +27,9 @@ enum AndroidLintIssues {
     /// folder's parents (`app/src/main/res` → `app/src/main`, `app/src`, `app`, the project root) and, as the
     /// fallback for issues it does not set, the one the module's Gradle build names (`lintConfig`,
     /// `GradleLintConfig`). Where two issues of one file cover one check, the later wins. Empty when there is
-    /// no `lint.xml`; an unreadable or malformed one says nothing.
+    /// no `lint.xml`; an unreadable or malformed one says nothing. Over both, the severities the Gradle DSL sets
+    /// (`lint { disable += "MissingTranslation" }`: `GradleLintConfig.severityOverrides`), which Android lint
+    /// applies over every `lint.xml`.
     static func severities(projectAbove res: String) -> [LintCheck: LintSeverity] {
         var result = GradleLintConfig.lintXMLPath(projectAbove: res).map(severities(lintXML:)) ?? [:]
         var folder = URL(fileURLWithPath: res).standardizedFileURL
@@ -38,14 +40,22 @@ enum AndroidLintIssues {
             result.merge(severities(lintXML: file)) { _, nearest in nearest }
             break
         }
+        // `all` first, so that an issue of its own wins over it.
+        for (id, severity) in GradleLintConfig.severityOverrides(projectAbove: res).sorted(by: { ($0.key == "all" ? 0 : 1, $0.key) < ($1.key == "all" ? 0 : 1, $1.key) }) {
+            guard let level = levels[severity] else { continue }
+            for check in checks(for: [id]) { result[check] = level }
+        }
         return result
     }
+
+    /// Android lint's severities as lookd's: `ignore` → off, `warning` and `informational` → warning, `error` and
+    /// `fatal` → error.
+    private static let levels: [String: LintSeverity] = ["ignore": .off, "warning": .warning, "informational": .warning, "error": .error, "fatal": .error]
 
     /// The severities one `lint.xml` gives lookd's checks; empty when it cannot be read or is not `<lint>`.
     static func severities(lintXML path: String) -> [LintCheck: LintSeverity] {
         guard let data = FileManager.default.contents(atPath: path),
               let root = try? XMLTree.parse([UInt8](data)), root.name == "lint" else { return [:] }
-        let levels: [String: LintSeverity] = ["ignore": .off, "warning": .warning, "informational": .warning, "error": .error, "fatal": .error]
         var result: [LintCheck: LintSeverity] = [:]
         for issue in root.elements(named: "issue") {
             guard let id = issue.attributes["id"], let severity = issue.attributes["severity"].flatMap({ levels[$0] }) else { continue }

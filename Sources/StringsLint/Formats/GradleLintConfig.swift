@@ -17,13 +17,42 @@ enum GradleLintConfig {
     /// no build script is found, nothing sets `lintConfig`, or the setting that applies is computed (a variable).
     /// Reads the file system only.
     static func lintXMLPath(projectAbove res: String) -> String? {
+        guard let (module, script, root) = module(above: res),
+              case .literal(let path, let base)? = setting(module: module, script: script, root: root) else { return nil }
+        return resolve(path, base: base, module: module, root: root)
+    }
+
+    /// The issue severities Android lint's Gradle DSL gives the module above `res` (`lint { disable +=
+    /// "MissingTranslation" }`, Groovy `lintOptions { disable 'MissingTranslation' }`, `warning`, `error`, …:
+    /// `GradleScript.lintSeverities`), which override every `lint.xml`: issue id → `ignore`, `warning`,
+    /// `informational`, `error` or `fatal`. Read from the scripts `lintXMLPath` reads, in the order Gradle runs
+    /// them — the root script's `subprojects { }`/`allprojects { }` blocks and their script plugins, the shared
+    /// build logic, the module's script plugins, its own script —, a later setting of an issue winning. Reads the
+    /// file system only.
+    static func severityOverrides(projectAbove res: String) -> [String: String] {
+        guard let (module, script, root) = module(above: res) else { return [:] }
+        var scripts: [GradleScript] = []
+        if root != module, let rootScript = buildScript(in: root) {
+            for block in rootScript.subprojectBlocks { scripts += [block] + applied(by: block, module: module, root: root, depth: 0) }
+        }
+        for file in GradleBuildLogic.sourceFiles(root: root) {
+            guard let data = FileManager.default.contents(atPath: file.path) else { continue }
+            let text = String(decoding: data, as: UTF8.self)
+            if text.contains("lint") { scripts.append(GradleScript(text)) }
+        }
+        scripts += applied(by: script, module: module, root: root, depth: 0) + [script]
+        var result: [String: String] = [:]
+        for (id, severity) in scripts.flatMap(\.lintSeverities) { result[id] = severity }
+        return result
+    }
+
+    /// The module folder (the nearest of the four folders above `res` holding `build.gradle(.kts)`), its build
+    /// script, and the root project's folder.
+    private static func module(above res: String) -> (URL, GradleScript, URL)? {
         var folder = URL(fileURLWithPath: res).standardizedFileURL
         for _ in 0..<4 {
             folder.deleteLastPathComponent()
-            guard let script = buildScript(in: folder) else { continue }
-            let root = rootProject(from: folder)
-            guard case .literal(let path, let base)? = setting(module: folder, script: script, root: root) else { return nil }
-            return resolve(path, base: base, module: folder, root: root)
+            if let script = buildScript(in: folder) { return (folder, script, rootProject(from: folder)) }
         }
         return nil
     }
@@ -46,18 +75,22 @@ enum GradleLintConfig {
         return found
     }
 
-    /// The last `lintConfig` setting of the script plugins `script` applies (following their own `apply from:`,
-    /// three levels deep); a computed `apply from:` path is skipped.
+    /// The last `lintConfig` setting of the script plugins `script` applies (`applied(by:)`).
     private static func lastSetting(appliedBy script: GradleScript, module: URL, root: URL, depth: Int) -> GradleScript.Path? {
-        guard depth < 3 else { return nil }
-        var found: GradleScript.Path?
+        applied(by: script, module: module, root: root, depth: depth).compactMap(\.lintConfig).last
+    }
+
+    /// The script plugins `script` applies, each followed by those it applies (three levels deep), in the order
+    /// Gradle runs them; a computed `apply from:` path or an unreadable file is skipped.
+    private static func applied(by script: GradleScript, module: URL, root: URL, depth: Int) -> [GradleScript] {
+        guard depth < 3 else { return [] }
+        var result: [GradleScript] = []
         for case .literal(let path, let base) in script.appliedScripts {
             guard let data = FileManager.default.contents(atPath: resolve(path, base: base, module: module, root: root)) else { continue }
             let applied = GradleScript(String(decoding: data, as: UTF8.self))
-            if let setting = applied.lintConfig { found = setting }
-            if let nested = lastSetting(appliedBy: applied, module: module, root: root, depth: depth + 1) { found = nested }
+            result += [applied] + Self.applied(by: applied, module: module, root: root, depth: depth + 1)
         }
-        return found
+        return result
     }
 
     private static func buildScript(in folder: URL) -> GradleScript? {

@@ -64,8 +64,32 @@ struct GradleScript {
     }
 
     /// The bodies of the script's `subprojects { … }` and `allprojects { … }` blocks, in order.
-    var subprojectBlocks: [GradleScript] {
-        let starts = ["subprojects", "allprojects"].flatMap { name in occurrences(of: name).map { ($0, $0 + name.utf8.count) } }
+    var subprojectBlocks: [GradleScript] { blocks(named: ["subprojects", "allprojects"]) }
+
+    /// The issue severities the script's `lint { }`, `lintOptions { }` and `lint.apply { }` blocks set through
+    /// Android lint's Gradle DSL, in the order written: `disable` (and the old `ignore`) as `ignore`, `warning`,
+    /// `informational`, `error`, `fatal` — `disable += "MissingTranslation"`, `disable += setOf("A", "B")`,
+    /// `disable.add("A")`, `disable.addAll(listOf(…))`, Groovy `disable 'A', 'B'` and `disable += ['A']`,
+    /// `warning("A")`. Only literal issue ids are read.
+    var lintSeverities: [(id: String, severity: String)] {
+        let words = [("disable", "ignore"), ("ignore", "ignore"), ("warning", "warning"), ("informational", "informational"), ("error", "error"), ("fatal", "fatal")]
+        return blocks(named: ["lint", "lintOptions", "lint.apply", "lintOptions.apply"]).flatMap { block in
+            words.flatMap { word, severity in
+                block.occurrences(of: word).compactMap { at -> (Int, [String], String)? in
+                    let after = at + word.utf8.count
+                    guard at == 0 || !Self.isIdentifier(block.code[at - 1]), after < block.code.count,
+                          !Self.isWordByte(block.code[after]) else { return nil }
+                    let ids = Self.stringLiterals(in: block.expression(from: after)).flatMap { $0.split(separator: ",") }
+                        .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.contains("$") }
+                    return ids.isEmpty ? nil : (at, ids, severity)
+                }
+            }.sorted { $0.0 < $1.0 }.flatMap { _, ids, severity in ids.map { (id: $0, severity: severity) } }
+        }
+    }
+
+    /// The bodies of the script's blocks named one of `names` (`subprojects { … }`), in order.
+    private func blocks(named names: [String]) -> [GradleScript] {
+        let starts = names.flatMap { name in occurrences(of: name).map { ($0, $0 + name.utf8.count) } }
         return starts.sorted { $0.0 < $1.0 }.compactMap { at, end in
             let open = skipping(" \t\r\n", from: end)
             guard at == 0 || !Self.isIdentifier(code[at - 1]), open < code.count, code[open] == UInt8(ascii: "{"),
@@ -245,6 +269,24 @@ struct GradleScript {
     ]
 
     // MARK: - Bytes
+
+    /// The contents of the string literals (`"…"`, `'…'`) in `expression`.
+    private static func stringLiterals(in expression: [UInt8]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < expression.count {
+            let quote = expression[index]
+            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"),
+                  let end = expression[(index + 1)...].firstIndex(of: quote) else { index += 1; continue }
+            result.append(String(decoding: expression[(index + 1)..<end], as: UTF8.self))
+            index = end + 1
+        }
+        return result
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        byte != UInt8(ascii: ".") && isIdentifier(byte)
+    }
 
     private static func isIdentifier(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
