@@ -556,7 +556,9 @@ he_prepared *he_response_cache_answer(he_response_cache *cache, const he_request
             else matches = values[k] && lens[k] == wanted && memcmp(values[k], entry_vary_value(entry, k), wanted) == 0;
         }
         if (!matches) continue;
-        entry->referenced = 1;
+        // Written only when it changes: a popular entry is read by every loop, and a store on each answer would move its
+        // line between their cores every time.
+        if (!entry->referenced) entry->referenced = 1;
         // The representation: the request's choice among the codings offered; when the entry does not hold it (or
         // nothing offered is acceptable), the handler's. If-None-Match may name any held representation the request
         // accepts: the chosen one is tried first.
