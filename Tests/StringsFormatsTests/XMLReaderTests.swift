@@ -53,10 +53,14 @@ import Testing
     }
 
     /// Every XML file the fixtures hold (Android resources, XLIFF, Xcode exports).
-    @Test func fixturesReadAsFoundationXMLReadsThem() throws {
+    static func fixtureXMLFiles() -> [URL] {
         let root = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
-        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!.compactMap { $0 as? URL }
+        return FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!.compactMap { $0 as? URL }
             .filter { ["xml", "xliff"].contains($0.pathExtension) }
+    }
+
+    @Test func fixturesReadAsFoundationXMLReadsThem() throws {
+        let files = Self.fixtureXMLFiles()
         #expect(files.count > 20)
         for file in files { expectSameReading([UInt8](try Data(contentsOf: file)), file.lastPathComponent) }
     }

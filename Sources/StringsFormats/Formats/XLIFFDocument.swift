@@ -39,41 +39,56 @@ public struct XLIFFDocument: Sendable {
     /// Throws `ConversionError` when the file is not XLIFF 1.2 with at least one `<file>`, every one with source
     /// language en and the same target language.
     public init(bytes: [UInt8]) throws {
-        let root = try XMLTree.parse(bytes)
-        guard root.name == "xliff", root.attributes["version"] == "1.2" else {
-            throw ConversionError(key: nil, reason: "not an XLIFF 1.2 document (root <\(root.name)> version \(root.attributes["version"] ?? "none"))")
+        // Read from the parser's events without building an `XMLTree` (see `XMLEventIndex`).
+        (targetLanguage, files) = try XMLTree.withEvents(bytes) { events in
+            let index = XMLEventIndex(events)
+            guard let root = index.root else { return nil }
+            return try Self.read(index, root: root)
         }
-        let fileElements = root.elements(named: "file")
+        units = files.flatMap(\.units)
+    }
+
+    private static func read(_ index: XMLEventIndex, root: Int) throws -> (targetLanguage: String, files: [File]) {
+        guard index.isNamed(root, "xliff"), index.attribute(root, "version") == "1.2" else {
+            throw ConversionError(key: nil, reason: "not an XLIFF 1.2 document (root <\(index.name(root))> version \(index.attribute(root, "version") ?? "none"))")
+        }
+        let fileElements = index.children(root, named: "file")
         guard !fileElements.isEmpty else { throw ConversionError(key: nil, reason: "no <file> in the XLIFF") }
         var target: String?
         var files: [File] = []
         var used: Set<String> = []
         for file in fileElements {
-            guard file.attributes["source-language"] == "en" else { throw ConversionError(key: nil, reason: "source-language must be en (line \(file.position.line))") }
-            guard let language = file.attributes["target-language"] else { throw ConversionError(key: nil, reason: "<file> has no target-language (line \(file.position.line))") }
+            let line = index.elements[file].position.line
+            guard index.attribute(file, "source-language") == "en" else { throw ConversionError(key: nil, reason: "source-language must be en (line \(line))") }
+            guard let language = index.attribute(file, "target-language") else { throw ConversionError(key: nil, reason: "<file> has no target-language (line \(line))") }
             if let target, target != language {
-                throw ConversionError(key: nil, reason: "<file> on line \(file.position.line) targets \(language), an earlier one \(target): one locale per XLIFF")
+                throw ConversionError(key: nil, reason: "<file> on line \(line) targets \(language), an earlier one \(target): one locale per XLIFF")
             }
             target = language
-            let original = file.attributes["original"]
-            let tool = file.firstElement(named: "header")?.firstElement(named: "tool")?.attributes["tool-id"]
+            let original = index.attribute(file, "original")
+            let tool = index.firstChild(file, named: "header").flatMap { index.firstChild($0, named: "tool") }.flatMap { index.attribute($0, "tool-id") }
             let isPrintf = tool == "com.apple.dt.xcode" || !(original ?? "en.json").hasSuffix(".json")
-            var units = try file.elements(named: "body").flatMap { $0.elements(named: "trans-unit") }.compactMap { element -> Unit? in
-                // Xcode exports an empty string (a `Text("")`) as a unit with an empty id and source: nothing to translate.
-                if element.attributes["id"] == "", element.firstElement(named: "source")?.text ?? "" == "" { return nil }
-                guard let id = element.attributes["id"] else { throw ConversionError(key: nil, reason: "<trans-unit> without an id at line \(element.position.line)") }
-                guard let source = element.firstElement(named: "source")?.text else { throw ConversionError(key: id, reason: "<trans-unit> without <source>") }
-                let targetElement = element.firstElement(named: "target")
-                return Unit(id: id, source: source, target: targetElement?.text, state: targetElement?.attributes["state"],
-                            note: element.firstElement(named: "note")?.text, maxWidth: element.attributes["maxwidth"].flatMap { Int($0) },
-                            position: element.position)
+            var units: [Unit] = []
+            for body in index.children(file, named: "body") {
+                for element in index.children(body, named: "trans-unit") {
+                    let id = index.attribute(element, "id")
+                    let sourceElement = index.firstChild(element, named: "source")
+                    // Xcode exports an empty string (a `Text("")`) as a unit with an empty id and source: nothing to translate.
+                    if id == "", (sourceElement.map(index.text) ?? "") == "" { continue }
+                    guard let id else { throw ConversionError(key: nil, reason: "<trans-unit> without an id at line \(index.elements[element].position.line)") }
+                    guard let sourceElement else { throw ConversionError(key: id, reason: "<trans-unit> without <source>") }
+                    let targetElement = index.firstChild(element, named: "target")
+                    units.append(Unit(id: id, source: index.text(sourceElement), target: targetElement.map(index.text),
+                                      state: targetElement.flatMap { index.attribute($0, "state") },
+                                      note: index.firstChild(element, named: "note").map(index.text),
+                                      maxWidth: index.attribute(element, "maxwidth").flatMap { Int($0) },
+                                      position: index.elements[element].position))
+                }
             }
-            for (index, id) in XLIFFMessageScope.scoped(units.map(\.id), original: original, used: &used).enumerated() { units[index].id = id }
+            for (offset, id) in XLIFFMessageScope.scoped(units.map(\.id), original: original, used: &used).enumerated() { units[offset].id = id }
             files.append(File(original: original, isPrintf: isPrintf, units: units))
         }
-        targetLanguage = target ?? ""
-        self.files = files
-        units = files.flatMap(\.units)
+        return (target ?? "", files)
     }
 
     /// States whose target is not a translation yet; such targets are not imported.

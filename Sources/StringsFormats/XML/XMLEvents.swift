@@ -3,8 +3,9 @@
 /// text is one child, an element's attributes are a dictionary (a repeated name keeps its last value). Reads memory
 /// it does not own: use it only while the buffer lives.
 struct XMLEvents {
-    private let bytes: UnsafeRawBufferPointer
-    private var offset = 0
+    let bytes: UnsafeRawBufferPointer
+    /// Where reading is: the next record's kind byte, or inside a record being read.
+    private(set) var offset = 0
 
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
@@ -15,10 +16,21 @@ struct XMLEvents {
         var position: FilePosition
     }
 
-    private mutating func number() -> Int {
+    /// The number at `offset` (a native-endian uint32), moving past it.
+    mutating func number() -> Int {
         let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
         offset += 4
         return Int(value)
+    }
+
+    /// Moves `offset` on by `count` bytes.
+    mutating func skip(_ count: Int) { offset += count }
+
+    /// The next record's kind, moving past it; nil at the end.
+    mutating func kind() -> UInt8? {
+        guard offset < bytes.count else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
     }
 
     private mutating func text() -> String {
@@ -32,9 +44,7 @@ struct XMLEvents {
     mutating func tree() -> XMLTree? {
         var stack: [Open] = []
         var root: XMLTree?
-        while offset < bytes.count {
-            let kind = bytes[offset]
-            offset += 1
+        while let kind = kind() {
             switch kind {
             case UInt8(ascii: "S"):
                 let line = number(), column = number()

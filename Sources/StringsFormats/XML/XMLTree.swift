@@ -54,6 +54,15 @@ public struct XMLTree: Sendable, Hashable {
     /// A document read as UTF-8 that holds a byte that is not UTF-8, or one holding a processing instruction without
     /// data, is refused the same way, before the parser sees it.
     public static func parse(_ bytes: [UInt8]) throws -> XMLTree {
+        try withEvents(bytes) { events in
+            var events = events
+            return events.tree()
+        }
+    }
+
+    /// `parse`'s checks and parse, handing the document's events to `read` (only while it runs); `read`'s nil means
+    /// the events hold no root element, reported as `parse` reports it. Throws `parse`'s errors and `read`'s.
+    static func withEvents<Result>(_ bytes: [UInt8], _ read: (XMLEvents) throws -> Result?) throws -> Result {
         if let invalid = XMLEncodingCheck.firstInvalidByte(bytes) {
             let hex = String(invalid.byte, radix: 16, uppercase: true)
             throw ConversionError([.init(key: nil, reason: "not well-formed XML: byte 0x\(hex) at line \(invalid.position.line), column \(invalid.position.column) is not UTF-8", kind: .syntax,
@@ -70,8 +79,8 @@ public struct XMLTree: Sendable, Hashable {
             throw ConversionError([.init(key: nil, reason: "elements nested deeper than \(maxDepth) levels", kind: .syntax,
                                          position: FilePosition(line: max(1, Int(result.too_deep_line)), column: max(1, Int(result.too_deep_column))))])
         }
-        var events = XMLEvents(UnsafeRawBufferPointer(start: result.events, count: result.length))
-        guard result.status == 0, let root = events.tree() else {
+        let events = XMLEvents(UnsafeRawBufferPointer(start: result.events, count: result.length))
+        guard result.status == 0, let read = try read(events) else {
             // The words Foundation's `XMLParser` gave (its error's `localizedDescription`), which lookd reported before it
             // read XML with libxml2 itself: the code of the last error libxml2 reported, else of the parse.
             let code = result.error_count > 0 ? result.last_error_code : result.status
@@ -82,6 +91,6 @@ public struct XMLTree: Sendable, Hashable {
                 : FilePosition(line: max(1, Int(result.end_line)), column: max(1, Int(result.end_column)))
             throw ConversionError([.init(key: nil, reason: "not well-formed XML: \(reason)", kind: .syntax, position: position)])
         }
-        return root
+        return read
     }
 }
