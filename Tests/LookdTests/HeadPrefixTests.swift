@@ -94,4 +94,18 @@ struct HeadPrefixTests {
         #expect(he_prepared_references(prefix.value) == 1)
         #expect(he_prepared_references(shared.value) == 1)
     }
+
+    @Test func aPrefixIsOnlyAHeadStartAndAResponsesSharedRunsAreAllOfOneValue() {
+        // A status out of he_head_prefix's range, and a value that is not a prefix, are refused.
+        #expect(he_head_prefix(99, nil, 0) == nil)
+        let a = EngineBytes(Array("0123456789".utf8)), b = EngineBytes(Array("abcdefghij".utf8))
+        #expect(he_prepared_create_prefixed(a.value, nil, 0, nil, 0) == nil)
+        // Shared runs of two values in one response: refused (a run names no owner of its own, docs/http.md).
+        var parts = [he_body_part(shared: a.value, offset: 0, bytes: nil, length: 5), he_body_part(shared: b.value, offset: 0, bytes: nil, length: 5)]
+        #expect(he_prepared_create_parts(200, nil, 0, &parts, 2) == nil)
+        parts[1] = he_body_part(shared: a.value, offset: 5, bytes: nil, length: 5)
+        let made = he_prepared_create_parts(200, nil, 0, &parts, 2)
+        #expect(made != nil)
+        he_prepared_release(made)
+    }
 }
