@@ -50,7 +50,7 @@ struct LintPattern: Sendable {
         // Most messages of real catalogs are such text; ICU's parse is 15% of the `lint-xliff` bench's lint
         // instructions (docs/benchmarks.md). `LintPatternTests` compares this with ICU's reading.
         if !pattern.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "'") }) {
-            return .success(LintPattern(arguments: [], selectors: [], displayText: pattern, displayCodePoints: pattern.unicodeScalars.count))
+            return .success(LintPattern(arguments: [], selectors: [], displayText: pattern, displayCodePoints: pattern.unicodeScalarCount))
         }
         if let simple = parseSimpleArguments(pattern) { return .success(simple) }
         return parseWithICU(pattern)

@@ -9,16 +9,22 @@ enum XLIFFMessageScope {
     /// holds keyed by `original`, and an id repeated inside the file keyed so too; `used` gets this file's keys.
     static func scoped(_ ids: [String], original: String?, used: inout Set<String>) -> [String] {
         let prefix = (original ?? "") + "|"
-        let keys = ids.map { XLIFFPluralUnits.parse(id: $0)?.key ?? $0 }
-        let clashing = Set(keys).intersection(used)
+        // Each id is parsed once, and only a keyed id again (a Set of the file's keys, its intersection with `used` and
+        // a second parse of every id were 15.7 of the 400 million instructions of `lookd lint` on one `lint-xliff`
+        // bench file, callgrind, 2 Dec 2026). `used` gets this file's keys only at the end: a key clashes when an
+        // earlier file has it.
+        var keys = ids.map { XLIFFPluralUnits.parse(id: $0)?.key ?? $0 }
         var seen: Set<String> = []
-        let result = zip(ids, keys).map { id, key -> String in
-            guard clashing.contains(key) || !seen.insert(id).inserted else { return id }
+        seen.reserveCapacity(ids.count)
+        var result = ids
+        for index in ids.indices {
+            let id = ids[index], key = keys[index]
+            guard used.contains(key) || !seen.insert(id).inserted else { continue }
             // A `.stringsdict` path keeps its leading `/`: the key is what comes before the first `:dict/`.
-            if key != id, id.hasPrefix("/"), !id.contains("|==|") { return "/" + prefix + id.dropFirst() }
-            return prefix + id
+            result[index] = key != id && id.hasPrefix("/") && !id.contains("|==|") ? "/" + prefix + id.dropFirst() : prefix + id
+            keys[index] = XLIFFPluralUnits.parse(id: result[index])?.key ?? result[index]
         }
-        used.formUnion(result.map { XLIFFPluralUnits.parse(id: $0)?.key ?? $0 })
+        used.formUnion(keys)
         return result
     }
 }
