@@ -12,6 +12,11 @@ public final class LazySlot: Sendable {
 
     public init() {}
 
+    /// The object kept here when there is one of type `Kept`, else nil (nothing is made).
+    public func existing<Kept: Sendable & AnyObject>(_ type: Kept.Type = Kept.self) -> Kept? {
+        slot.withLock { $0 } as? Kept
+    }
+
     /// The object kept here, made by `make` when there is none. A slot keeps one object: asked for another type
     /// than the one it holds, it replaces it with `make`'s.
     public func value<Kept: Sendable & AnyObject>(_ make: () -> Kept) -> Kept {

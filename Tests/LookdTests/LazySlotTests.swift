@@ -12,6 +12,8 @@ struct LazySlotTests {
     struct Holder: Sendable {
         var name: String
         let slot = LazySlot()
+
+        final class Box: Sendable {}
     }
 
     @Test func copiesShareTheFirstObjectMade() {
@@ -22,6 +24,15 @@ struct LazySlotTests {
         let second = copy.slot.value { Made(2) }
         #expect(first === second)
         #expect(second.number == 1)
+    }
+
+    @Test func existingMakesNothingAndSeesWhatValueMade() {
+        let holder = Holder(name: "a")
+        #expect(holder.slot.existing(Made.self) == nil)
+        #expect(holder.slot.existing(Made.self) == nil)   // still nothing: the first call made none
+        let made = holder.slot.value { Made(7) }
+        #expect(holder.slot.existing(Made.self) === made)
+        #expect(holder.slot.existing(Holder.Box.self) == nil)   // another type: not what it holds
     }
 
     @Test func racingFirstCallsAllGetTheStoredObject() {

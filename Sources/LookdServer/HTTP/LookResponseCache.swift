@@ -94,12 +94,15 @@ final class LookResponseCache: DerivedLookCache {
             .shared(bytes, 0..<pieces.cut1), .own(Array(language[..<cut])), .shared(bytes, pieces.cut1..<pieces.cut2),
             .own(Array(language[cut...])), .shared(bytes, pieces.cut2..<pieces.bytes.count),
         ], shareable: true, prefix: head.prefix), status: 200, headers: head.leading + own, body: look.body)
-        // The other codings, when a request has needed them already (LookEncodings); their PreparedResponses live in
-        // the look's edge slot (PreparedLook) for the call, and the engine retains their bytes.
-        let prepared = PreparedLook.of(look)
-        let coded = ContentCoding.allCases.filter { $0 != .identity }.compactMap { coding in
-            prepared.pair(PreparedLook.Form(coding: coding, languageFromQuery: true, options: options), of: look).map { (coding: coding, etag: coding.etag(look.etag), ok: $0.ok.wire, notModified: $0.notModified.wire) }
-        }
+        // The other codings, when a request has needed them already (LookEncodings, in the look's edge slot: a look the
+        // route has just built has none); their PreparedResponses live there for the call, and the engine retains
+        // their bytes.
+        let prepared = PreparedLook.existing(look)
+        let coded = prepared.map { prepared in
+            ContentCoding.allCases.filter { $0 != .identity }.compactMap { coding in
+                prepared.pair(PreparedLook.Form(coding: coding, languageFromQuery: true, options: options), of: look).map { (coding: coding, etag: coding.etag(look.etag), ok: $0.ok.wire, notModified: $0.notModified.wire) }
+            }
+        } ?? []
         let kept = withExtendedLifetime(prepared) {
             engine.put(generation: generation, target: target, tag: look.appKey, etag: look.etag, label: label, ok: ok.wire, notModified: nil,
                        notModifiedFields: head.notModifiedLeading + wireFields(own), offered: LookEncodings.offered, coded: coded)

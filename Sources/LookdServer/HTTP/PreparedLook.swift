@@ -32,6 +32,13 @@ final class PreparedLook: Sendable {
         look.edge.value { PreparedLook() }
     }
 
+    /// The prepared responses kept with `look` when something made them already, else nil (nothing is made: a look the
+    /// route has just built for the response cache needs none, and making and freeing them was ~5,000 instructions of
+    /// each route miss, docs/benchmarks.md, run Q).
+    static func existing(_ look: CachedLook) -> PreparedLook? {
+        look.edge.existing(PreparedLook.self)
+    }
+
     /// The 200 and 304 of `look` (the look this object is kept with) in `form`, built on first use; nil for br or
     /// gzip before their bodies are computed. Shareable: written without X-Request-Id (`PreparedResponse`).
     func pair(_ form: Form, of look: CachedLook) -> Pair? {
