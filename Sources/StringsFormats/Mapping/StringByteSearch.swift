@@ -6,4 +6,11 @@ extension String {
     func containsUTF8(_ byte: UInt8) -> Bool {
         utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? utf8.contains(byte)
     }
+
+    /// Whether a byte of the text's UTF-8 satisfies `predicate`, searched in the contiguous bytes like
+    /// `containsUTF8(_:)`: with it in `ICUMessage.quote` instead of the generic `utf8.contains(where:)` (6.1 M),
+    /// `lookd lint` on one `lint-xliff` bench file took 386 instead of 389 million instructions (callgrind, 2 Dec 2026).
+    func containsUTF8(where predicate: (UInt8) -> Bool) -> Bool {
+        utf8.withContiguousStorageIfAvailable { $0.contains(where: predicate) } ?? utf8.contains(where: predicate)
+    }
 }
