@@ -17,19 +17,14 @@ public enum LocalizedText: Hashable, Sendable {
         case .catalog(_, let english):
             return english
         case .localized(let texts):
-            var lowered: [String: String] = [:]
-            texts.forEach { tag, text in
-                let key = tag.lowercased()
-                if lowered[key] == nil { lowered[key] = text }
-            }
             for tag in tags {
-                if let text = lowered[tag.lowercased()] { return text }
+                if let text = texts.first(ignoringCase: tag) { return text }
             }
             for tag in tags {
                 let language = tag.lowercased().split(separator: "-").first.map(String.init) ?? ""
-                if let text = lowered[language] { return text }
+                if let text = texts.first(ignoringCase: language) { return text }
             }
-            if let english = lowered["en"] { return english }
+            if let english = texts.first(ignoringCase: "en") { return english }
             return texts.tags.first.flatMap { texts[$0] } ?? ""
         }
     }
