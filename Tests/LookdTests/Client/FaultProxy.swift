@@ -31,6 +31,9 @@ final class FaultProxy: @unchecked Sendable {
     private var fault: Fault = .forward
     private var heads: [String] = []
     private var lastOK: [UInt8]?
+    /// Answers read whole from the daemon (to its close), and a signal for each.
+    private var forwarded = 0
+    private let answered = DispatchSemaphore(value: 0)
     private var stopped = false
     private let finished = DispatchSemaphore(value: 0)
     /// Tasks waiting for a number of requests, by a ticket: resumed by whoever removes them (an arrival or the timeout).
@@ -59,6 +62,16 @@ final class FaultProxy: @unchecked Sendable {
 
     /// The request heads read so far.
     var requests: [String] { lock.withLock { heads } }
+
+    /// Waits until `count` answers have been read whole from the daemon — each to the end of its connection, which the
+    /// daemon closed — or `seconds` pass. True when they have.
+    func waitForAnswers(_ count: Int, seconds: Double) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        while lock.withLock({ forwarded }) < count {
+            if answered.wait(timeout: deadline) == .timedOut { return lock.withLock { forwarded } >= count }
+        }
+        return true
+    }
 
     /// The last 200 the daemon answered through the proxy, whole.
     var lastOKResponse: [UInt8]? { lock.withLock { lastOK } }
@@ -132,6 +145,8 @@ final class FaultProxy: @unchecked Sendable {
                 close(client)
                 return
             }
+            lock.withLock { forwarded += 1 }
+            answered.signal()
             let (responseHead, body) = split(answer)
             if responseHead.hasPrefix("HTTP/1.1 200") { lock.withLock { lastOK = answer } }
             switch fault {

@@ -114,12 +114,9 @@ struct LookClientTests {
         ("slow", .stall),
     ])
     func aFaultKeepsTheLastGoodLook(name: String, fault: FaultProxy.Fault) async throws {
-        // The harness's 10 s timeout for the stall, which waits it out, and 60 s for the others, whose answer the proxy
-        // first reads whole from the daemon: under ThreadSanitizer on a loaded CI machine the good first fetch once took
-        // over 1 s and came back built-in, and the reset case's refresh once ran past 10 s (a miss of a just-published
-        // version, resolved on a worker, beside the failover suites) and ended timed out instead of reset. A daemon
-        // that never answered would still fail every case.
-        let client = live.client(key, timeout: name == "slow" ? 10 : 60)
+        // The harness's 10 s timeout, not a short one: under ThreadSanitizer on a loaded CI machine the good first
+        // fetch once took over 1 s and came back built-in. Only the stall waits the timeout out.
+        let client = live.client(key)
         let good = await client.look(language: "de")
         #expect(good.source == .network)
         try live.publish(key, .object(["corners": .string("square")]), version: 2)
@@ -129,6 +126,12 @@ struct LookClientTests {
         switch (name, after.error) {
         case ("slow", .timedOut?), ("reset", .unreachable?), ("truncated, full Content-Length", .unreachable?),
              ("truncated, rewritten Content-Length", .invalidAnswer?), ("garbage", .invalidAnswer?): break
+        case ("reset", .timedOut?), ("truncated, full Content-Length", .timedOut?):
+            // A connection cut mid-body is sometimes noticed by FoundationNetworking's URLSession only at the request's
+            // timeout (2 of 3 fresh-clone CI runs under ThreadSanitizer, beside the failover suites; never alone). For
+            // the caller it is the same outcome, a network failure with the cached look kept, provided the daemon did
+            // answer: the proxy read its whole answer, to the daemon's close, before cutting it.
+            #expect(live.proxy.waitForAnswers(2, seconds: 60), "\(name): the daemon's answer never ended")
         default: Issue.record("\(name): unexpected error \(String(describing: after.error))")
         }
         // The cache file still holds the good answer: a new client (a cold start) reads it.
