@@ -10,7 +10,7 @@ import Testing
 /// a module's `plugins { }` before the rest of its script, and evaluates the root script's `subprojects { }`
 /// before either, so a later setting overrides an earlier one: the module's own, then its plugins, then the root's.
 @Suite(.timeLimit(.minutes(10))) struct ConventionPluginLintTests {
-    /// thunderbird-android's arrangement (`realworld/convention-plugin-project`, hand-written; SOURCES.md): the app
+    /// thunderbird-android's arrangement (`realworld/convention-plugin-project`, hand-written; Tests/StringsFormatsTests/Fixtures/realworld/SOURCES.md): the app
     /// and a feature module apply precompiled script plugins of the included build `build-plugin/`, which set
     /// `lintConfig = isolated.rootProject.projectDirectory.file("config/lint/lint.xml").asFile`; that file keeps
     /// `MissingTranslation` at `warning` and `ExtraTranslation` at `error`. The included build `components/` is its
