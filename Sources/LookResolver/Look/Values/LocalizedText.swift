@@ -21,7 +21,7 @@ public enum LocalizedText: Hashable, Sendable {
                 if let text = texts.first(ignoringCase: tag) { return text }
             }
             for tag in tags {
-                let language = tag.lowercased().split(separator: "-").first.map(String.init) ?? ""
+                let language = tag.split(separator: "-").first.map(String.init) ?? ""   // compared ignoring case
                 if let text = texts.first(ignoringCase: language) { return text }
             }
             if let english = texts.first(ignoringCase: "en") { return english }
