@@ -10,8 +10,10 @@ import Glibc
 /// closed after a grace period, and when the connection table is full a newcomer from a fresh address takes a slot
 /// kept for new addresses or the place of the idlest or slowest connection, instead of 503 `too_many_connections`.
 ///
-/// Each server here has 24 connection slots (8 per address, 4 of them kept for new addresses) and head and body
-/// deadlines of 60 s, far beyond every bounded wait below, so only the data rate and the eviction can free a slot.
+/// Each server here has 24 connection slots (8 per address, 4 of them kept for new addresses) and head, body, idle
+/// and write deadlines of 600 s, the suite's own time limit, so only the data rate and the eviction can free a slot.
+/// (With the defaults, a test slowed to minutes by ThreadSanitizer beside other suites saw its unread responses reset
+/// by the 30 s write deadline and its idle connections closed, and counted slots that were gone.)
 @Suite("HTTP engine: slow clients never lock others out", .timeLimit(.minutes(10)))
 struct SlowClientTests {
     /// `adjust` changes the limits further.
@@ -20,9 +22,10 @@ struct SlowClientTests {
             $0.maxConnections = 24
             $0.maxConnectionsPerIP = 8
             $0.connectionsForNewAddresses = 4
-            $0.headTimeoutSeconds = 60
-            $0.bodyTimeoutSeconds = 60
-            $0.idleTimeoutSeconds = 60
+            $0.headTimeoutSeconds = 600
+            $0.bodyTimeoutSeconds = 600
+            $0.idleTimeoutSeconds = 600
+            $0.writeTimeoutSeconds = 600
             $0.minDataRate = minDataRate
             $0.dataRateGraceSeconds = grace
             adjust(&$0)
@@ -89,7 +92,7 @@ struct SlowClientTests {
                 rests.append(interim.rest)
             }
         }
-        // 10 bytes a second keeps a body progressing (the 60 s body deadline never fires) but is far below 1,000.
+        // 10 bytes a second keeps a body progressing (the 600 s body deadline never fires) but is far below 1,000.
         let answers = Self.trickle(connections, byte: " ", rests: rests)
         for answer in answers {
             #expect(answer?.status == 408)
@@ -151,7 +154,7 @@ struct SlowClientTests {
     @Test("a full table still refuses an address that holds connections when no address holding as many has a request arriving")
     func evictionIsFairBetweenAddresses() throws {
         let wire = try Self.server()
-        // 8 addresses hold 2 stalled heads each (requests still arriving; the 60 s deadlines never fire here).
+        // 8 addresses hold 2 stalled heads each (requests still arriving; the 600 s deadlines never fire here).
         var held = try (1...16).map { index in
             let connection = try WireConnection(port: wire.port, from: "127.0.6.\((index + 1) / 2)")
             try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: a")
