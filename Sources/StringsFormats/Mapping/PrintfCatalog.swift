@@ -29,7 +29,10 @@ public struct PrintfCatalog: Sendable, Hashable {
         /// The source's plural arguments with an `=0` branch: those whose English variants include `zero`
         /// (English has no `zero` category, so its `zero` is always an `=0`).
         var exactZero: Set<Int> {
-            Set(messages[.english]?.plurals.filter { $0.variants.contains { $0.category == .zero } }.map(\.argument) ?? [])
+            // Most messages have no plural: no set built from an empty list (this getter took 2.8 of the 386 million
+            // instructions of `lookd lint` on one `lint-xliff` bench file, 2.0 with the early return; callgrind, 2 Dec 2026).
+            guard let english = messages[.english], !english.plurals.isEmpty else { return [] }
+            return Set(english.plurals.filter { $0.variants.contains { $0.category == .zero } }.map(\.argument))
         }
     }
 

@@ -2,30 +2,50 @@ extension ICUMessage {
     /// The pattern in lookd's canonical spelling: `{name}`, `{name, type, style}`,
     /// `{name, plural, offset:n key {…} key {…}}`; literal `{`, `}` (and `#` in a plural branch) quoted as
     /// `'{'`, an apostrophe doubled only where ICU would otherwise start quoted text. Pure.
-    public var pattern: String { print(inPlural: false, closes: false) }
+    public var pattern: String {
+        // Written into one byte buffer: printing with `+` and `+=` of small strings took 18.3 of the 386 million
+        // instructions of `lookd lint` on one `lint-xliff` bench file, this 8.7 (callgrind, 2 Dec 2026).
+        var output: [UInt8] = []
+        output.reserveCapacity(64)
+        write(into: &output, inPlural: false, closes: false)
+        return String(decoding: output, as: UTF8.self)
+    }
 
     /// `closes`: the message is a branch, so a `}` follows its last node.
-    private func print(inPlural: Bool, closes: Bool) -> String {
-        var output = ""
+    private func write(into output: inout [UInt8], inPlural: Bool, closes: Bool) {
         for (position, node) in nodes.enumerated() {
             switch node {
             case .text(let text):
                 let followed = position < nodes.count - 1 || closes
-                output += Self.quote(text, inPlural: inPlural, followed: followed)
+                output.append(contentsOf: Self.quote(text, inPlural: inPlural, followed: followed).utf8)
             case .argument(let name, let type, let style):
-                output += "{" + name + (type.map { ", " + $0 } ?? "") + (style.map { ", " + $0 } ?? "") + "}"
+                output.append(UInt8(ascii: "{"))
+                output.append(contentsOf: name.utf8)
+                if let type {
+                    output.append(contentsOf: ", ".utf8)
+                    output.append(contentsOf: type.utf8)
+                }
+                if let style {
+                    output.append(contentsOf: ", ".utf8)
+                    output.append(contentsOf: style.utf8)
+                }
+                output.append(UInt8(ascii: "}"))
             case .pound:
-                output += "#"
+                output.append(UInt8(ascii: "#"))
             case .choice(let choice):
-                output += "{\(choice.name), \(choice.kind.rawValue), "
-                if let offset = choice.offset { output += "offset:\(offset) " }
+                output.append(contentsOf: "{\(choice.name), \(choice.kind.rawValue), ".utf8)
+                if let offset = choice.offset { output.append(contentsOf: "offset:\(offset) ".utf8) }
                 let branchesArePlural = inPlural || choice.kind != .select
-                output += choice.cases.map { "\($0.key) {" + $0.message.print(inPlural: branchesArePlural, closes: true) + "}" }
-                    .joined(separator: " ")
-                output += "}"
+                for (index, branch) in choice.cases.enumerated() {
+                    if index > 0 { output.append(UInt8(ascii: " ")) }
+                    output.append(contentsOf: branch.key.utf8)
+                    output.append(contentsOf: " {".utf8)
+                    branch.message.write(into: &output, inPlural: branchesArePlural, closes: true)
+                    output.append(UInt8(ascii: "}"))
+                }
+                output.append(UInt8(ascii: "}"))
             }
         }
-        return output
     }
 
     /// Literal text as MessageFormat text. `followed`: a `{`, `#` or `}` comes right after it.
