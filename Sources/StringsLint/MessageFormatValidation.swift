@@ -18,20 +18,30 @@ enum MessageFormatValidation {
                 if let failure = open(pattern, tag: tag) { return failure }
             default:
                 guard let word = argument.typeWord else { continue }
-                let single = "{0, \(word)" + (argument.style.map { ", \($0)" } ?? "") + "}"
-                if let failure = cachedError(single, tag: tag) { return (failure, argument.offset) }
+                if let failure = cachedError(SingleArgument(tag: tag, type: word, style: argument.style)) { return (failure, argument.offset) }
             }
         }
         return nil
     }
 
-    private static let cache = LockedValue<[String: String?]>([:])
+    /// One typed argument checked alone, as the cache's key: its pattern is written only when it is not cached.
+    /// Writing it and a text key for every argument, this check took 8.1 of the 382 million instructions of
+    /// `lookd lint` on one `lint-xliff` bench file; the cache look-up with this key takes 3.0 (callgrind, 2 Dec 2026).
+    private struct SingleArgument: Hashable {
+        let tag: String
+        let type: String
+        let style: String?
 
-    private static func cachedError(_ single: String, tag: String) -> String? {
-        let key = tag + "\u{0}" + single
-        if let known = cache.withLock({ $0[key] }) { return known }
-        let name = open(single, tag: tag)?.name
-        cache.withLock { $0[key] = .some(name) }
+        /// `{0, type}` or `{0, type, style}`.
+        var pattern: String { "{0, \(type)" + (style.map { ", \($0)" } ?? "") + "}" }
+    }
+
+    private static let cache = LockedValue<[SingleArgument: String?]>([:])
+
+    private static func cachedError(_ single: SingleArgument) -> String? {
+        if let known = cache.withLock({ $0[single] }) { return known }
+        let name = open(single.pattern, tag: single.tag)?.name
+        cache.withLock { $0[single] = .some(name) }
         return name
     }
 

@@ -115,7 +115,7 @@ enum TextChecks {
     /// (Greek writes the question mark as ';').
     static func finalPunctuation(_ text: String, language: String) -> FinalPunctuation {
         var scalars = Substring(text).unicodeScalars[...]
-        while let last = scalars.last, isWhitespace(last) || closers.contains(last) { scalars.removeLast() }
+        while let last = scalars.last, isWhitespace(last) || isCloser(last) { scalars.removeLast() }
         guard let last = scalars.last else { return .none }
         switch last {
         case "…", "⋯", "︙": return .ellipsis
@@ -133,5 +133,13 @@ enum TextChecks {
     /// Languages whose writing does not end sentences with a full stop as a rule (a missing one is not reported).
     static let optionalFullStop: Set<String> = ["th", "lo", "my", "km"]
 
-    private static let closers: Set<Unicode.Scalar> = ["\"", "'", ")", "]", "”", "’", "»", "›", "」", "』", "）", "〕", "】"]
+    /// A closing quote or bracket. A switch, not a `Set` that hashes each final scalar: `finalPunctuation` took 7.3
+    /// of the 382 million instructions of `lookd lint` on one `lint-xliff` bench file with the set, 5.9 with this
+    /// (callgrind, 2 Dec 2026).
+    private static func isCloser(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "\"", "'", ")", "]", "”", "’", "»", "›", "」", "』", "）", "〕", "】": true
+        default: false
+        }
+    }
 }

@@ -19,6 +19,9 @@ struct XLIFFLintReader: FormatLintReader {
         } catch {
             return reading
         }
+        // Two places a unit: reserved at once, not grown by rehashing (2.8 of the 382 million instructions of
+        // `lookd lint` on one `lint-xliff` bench file, callgrind, 2 Dec 2026).
+        reading.places.reserveCapacity(document.units.count * 2)
         for unit in document.units {
             let place = FormatLintReading.Place(file: nil, position: unit.position)
             reading.places[FormatLintReading.placeKey(locale: "en", key: unit.id)] = place
