@@ -202,7 +202,10 @@ public struct XLIFFDocument: Sendable {
                 comment.maxLength = comment.maxLength ?? unit.maxWidth
                 if comment.legend == nil { comment.legend = StringCatalogDocument.inferredLegend(texts: [unit.source]) }
                 let legend = comment.legend ?? ArgumentLegend(entries: [])
-                var messages: [CatalogLocale: PrintfMessage] = [:]
+                // English and the target: room for both at once (the second insertion rehashed a one-entry table
+                // each unit: 4.8 of the 360 million instructions of `lookd lint` on one `lint-xliff` bench file,
+                // callgrind, 2 Dec 2026).
+                var messages = [CatalogLocale: PrintfMessage](minimumCapacity: 2)
                 do {
                     messages[.english] = PrintfMessage(template: try PrintfDialect.apple.parse(unit.source, legend: legend, countArgument: nil, key: unit.id, locale: "en"), plurals: [])
                     if let target = delivered(unit) {

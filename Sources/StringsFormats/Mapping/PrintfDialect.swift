@@ -60,6 +60,9 @@ public struct PrintfDialect: Sendable, Hashable {
         func ascii(_ character: Unicode.Scalar) -> UInt8 { UInt8(character.value) }
         let count = bytes.count
         var pieces: [PrintfMessage.Piece] = []
+        // Text, argument, text, argument: room for the usual message at once (growing the array a piece at a time
+        // was 4.7 of the 360 million instructions of `lookd lint` on one `lint-xliff` bench file, callgrind, 2 Dec 2026).
+        pieces.reserveCapacity(4)
         var literal = ""
         /// The text from `runStart` up to the byte being read is not in `literal` yet.
         var runStart = 0

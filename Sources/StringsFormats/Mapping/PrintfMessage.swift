@@ -95,6 +95,9 @@ extension PrintfMessage {
         }
         func build(_ pieces: [Piece]) throws -> [ICUMessage.Node] {
             var nodes: [ICUMessage.Node] = []
+            // At most a node a piece: one allocation, not one per node (growing the array was 3.7 of the 360 million
+            // instructions of `lookd lint` on one `lint-xliff` bench file, callgrind, 2 Dec 2026).
+            nodes.reserveCapacity(pieces.count)
             for piece in pieces {
                 switch piece {
                 case .text(let text):
