@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The check made before a document reaches the XML parser for processing instructions without data (`<?name?>`):
 /// libxml2 hands FoundationXML, which lookd read XML with until 2 Dec 2026, a NULL for their data and FoundationXML
 /// takes its length, which ends the process (found by FuzzCatalogFormats: `<?xml?>` at the start of an XLIFF). Such a
@@ -8,13 +14,21 @@
 enum XMLEmptyInstructionCheck {
     /// Where the first `<?name?>` starts — line and column (in Unicode scalars) — or nil when there is none.
     static func firstEmptyInstruction(_ bytes: [UInt8]) -> FilePosition? {
-        // A plain loop over the bytes: Data's generic `firstRange(of:)` used here before was 21% of the `lint-xliff`
-        // bench's samples (perf, 2 Dec 2026).
+        // Each `?` found by the C library's `memchr` (vectorised), then the `<` before it tested: `?` is rare in a
+        // document, `<` starts every tag. Data's generic `firstRange(of:)` used here first was 21% of the `lint-xliff`
+        // bench's samples (perf, 2 Dec 2026); a plain loop over the bytes took 4.8 of the 350 million instructions
+        // of `lookd lint` on one bench file (callgrind, 2 Dec 2026).
         let question = UInt8(ascii: "?")
-        var index = bytes.startIndex
-        while index + 1 < bytes.endIndex {
-            defer { index += 1 }
-            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == question else { continue }
+        var from = 1 // a `?` at 0 has no `<` before it
+        while from < bytes.count {
+            let found = bytes.withUnsafeBufferPointer { buffer in
+                memchr(buffer.baseAddress! + from, Int32(question), buffer.count - from)
+                    .map { UnsafeRawPointer(buffer.baseAddress!).distance(to: UnsafeRawPointer($0)) }
+            }
+            guard let found else { return nil }
+            from = found + 1
+            let index = found - 1
+            guard bytes[index] == UInt8(ascii: "<") else { continue }
             var end = index + 2
             while end < bytes.endIndex, !isNameEnd(bytes[end]) { end += 1 }
             guard end > index + 2, end + 1 < bytes.endIndex, bytes[end] == question, bytes[end + 1] == UInt8(ascii: ">") else { continue }

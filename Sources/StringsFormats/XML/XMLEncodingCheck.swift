@@ -16,7 +16,7 @@ enum XMLEncodingCheck {
         guard readAsUTF8(bytes) else { return nil }
         // The standard library's validation first; lines and columns are counted only for a document that fails it
         // (counting them for every scalar was 1.8% of the `lint-xliff` bench's lint time).
-        guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
+        guard !isValidUTF8(bytes) else { return nil }
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var offset = 0, line = 1, column = 1
@@ -35,6 +35,30 @@ enum XMLEncodingCheck {
             case .emptyInput:
                 return nil
             }
+        }
+    }
+
+    /// Whether `bytes` are well-formed UTF-8, as `String(validating:as:)` decides, with ASCII skipped eight bytes at a
+    /// time: a byte below 0x80 is a whole scalar and never part of a longer one, so the bytes are valid exactly when
+    /// each run of bytes from 0x80 up is, and only those runs are handed to the standard library. `String(validating:)`
+    /// over the whole document took 8.0 of the 350 million instructions of `lookd lint` on one `lint-xliff` bench
+    /// file (callgrind, 2 Dec 2026; it validates a byte at a time and copies the document into a string).
+    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            let count = raw.count
+            var index = 0
+            while index < count {
+                while index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { index += 8 }
+                while index < count, raw[index] < 0x80 { index += 1 }
+                guard index < count else { return true }
+                var end = index + 1
+                while end < count, raw[end] >= 0x80 { end += 1 }
+                guard String(validating: UnsafeRawBufferPointer(rebasing: raw[index..<end]).assumingMemoryBound(to: UInt8.self), as: UTF8.self) != nil else {
+                    return false
+                }
+                index = end
+            }
+            return true
         }
     }
 
