@@ -146,8 +146,8 @@ public struct PrintfCatalog: Sendable, Hashable {
                 continue
             }
             do {
-                let source = try Self.message(of: group.units, locale: .english)!
-                content.source.append(CatalogContent.SourceEntry(key: group.key, message: source.pattern,
+                let source = try Self.pattern(of: group.units, locale: .english)!
+                content.source.append(CatalogContent.SourceEntry(key: group.key, message: source,
                                                                  description: first.comment.description, maxLength: first.comment.maxLength))
             } catch let error as ConversionError {
                 problems += error.problems
@@ -157,8 +157,8 @@ public struct PrintfCatalog: Sendable, Hashable {
             }
             for locale in locales {
                 do {
-                    if let message = try Self.message(of: group.units, locale: locale) {
-                        content.translations[locale, default: []].append(CatalogContent.Translation(key: group.key, pattern: message.pattern))
+                    if let pattern = try Self.pattern(of: group.units, locale: locale) {
+                        content.translations[locale, default: []].append(CatalogContent.Translation(key: group.key, pattern: pattern))
                     }
                 } catch let error as ConversionError {
                     problems += error.problems
@@ -166,6 +166,16 @@ public struct PrintfCatalog: Sendable, Hashable {
             }
         }
         return (content, problems)
+    }
+
+    /// One locale's ICU pattern for a group of units; nil when the locale has none of them. A single unit whose
+    /// message is text and arguments only is written straight from its pieces (`PrintfMessage.plainPattern`).
+    private static func pattern(of units: [Unit], locale: CatalogLocale) throws -> String? {
+        if units.count == 1, units[0].selectCase == nil, let message = units[0].messages[locale],
+           let plain = try message.plainPattern(legend: units[0].legend, locale: locale, key: units[0].key) {
+            return plain
+        }
+        return try message(of: units, locale: locale)?.pattern
     }
 
     /// One locale's ICU message for a group of units (one plain unit, or the cases of a select); nil when the

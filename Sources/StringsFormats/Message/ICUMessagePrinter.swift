@@ -19,17 +19,7 @@ extension ICUMessage {
                 let followed = position < nodes.count - 1 || closes
                 output.append(contentsOf: Self.quote(text, inPlural: inPlural, followed: followed).utf8)
             case .argument(let name, let type, let style):
-                output.append(UInt8(ascii: "{"))
-                output.append(contentsOf: name.utf8)
-                if let type {
-                    output.append(contentsOf: ", ".utf8)
-                    output.append(contentsOf: type.utf8)
-                }
-                if let style {
-                    output.append(contentsOf: ", ".utf8)
-                    output.append(contentsOf: style.utf8)
-                }
-                output.append(UInt8(ascii: "}"))
+                Self.writeArgument(name: name, type: type, style: style, into: &output)
             case .pound:
                 output.append(UInt8(ascii: "#"))
             case .choice(let choice):
@@ -46,6 +36,21 @@ extension ICUMessage {
                 output.append(UInt8(ascii: "}"))
             }
         }
+    }
+
+    /// `{name}`, `{name, type}` or `{name, type, style}`.
+    static func writeArgument(name: String, type: String?, style: String?, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
+        output.append(contentsOf: name.utf8)
+        if let type {
+            output.append(contentsOf: ", ".utf8)
+            output.append(contentsOf: type.utf8)
+        }
+        if let style {
+            output.append(contentsOf: ", ".utf8)
+            output.append(contentsOf: style.utf8)
+        }
+        output.append(UInt8(ascii: "}"))
     }
 
     /// Literal text as MessageFormat text. `followed`: a `{`, `#` or `}` comes right after it.

@@ -1,0 +1,36 @@
+extension PrintfMessage {
+    /// The ICU pattern of a message of text and arguments only (no plural, no `#`), written straight from its
+    /// pieces: what `icuMessage(legend:locale:sourceExactZero:key:).pattern` gives, without the `ICUMessage` built
+    /// between; nil for any other message. Consecutive text pieces are quoted as one text, as `icuMessage` joins
+    /// them. Throws the same `ConversionError` for an argument the legend does not have.
+    ///
+    /// Most units of Xcode exports and Android files are such messages: building and printing their ICU messages
+    /// was 23 of the 338 million instructions of `lookd lint` on one `lint-xliff` bench file, writing them straight
+    /// takes 16, and the run 324 (callgrind, 2 Dec 2026).
+    func plainPattern(legend: ArgumentLegend, locale: CatalogLocale, key: String) throws -> String? {
+        guard plurals.isEmpty else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(64)
+        var text: String?
+        for piece in template {
+            switch piece {
+            case .text(let more):
+                text = (text ?? "") + more
+            case .argument(let number):
+                guard number >= 1, number <= legend.entries.count else {
+                    throw ConversionError(key: key, locale: locale.identifier, reason: "argument \(number) is not in the source message")
+                }
+                if let pending = text {
+                    output.append(contentsOf: ICUMessage.quote(pending, inPlural: false, followed: true).utf8)
+                    text = nil
+                }
+                let entry = legend.entries[number - 1]
+                ICUMessage.writeArgument(name: entry.name, type: entry.type, style: entry.style, into: &output)
+            case .count, .plural:
+                return nil
+            }
+        }
+        if let pending = text { output.append(contentsOf: ICUMessage.quote(pending, inPlural: false, followed: false).utf8) }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

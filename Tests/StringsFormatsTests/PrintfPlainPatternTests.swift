@@ -1,0 +1,48 @@
+import Testing
+@testable import StringsFormats
+
+/// printf messages of text and arguments written straight as ICU patterns (`PrintfMessage.plainPattern`): each
+/// expected pattern is worked out by hand from Apple's printf specifiers (`%@` an object, `%lld` an integer, `%.1f`
+/// a double, `%1$@` by position, `%%` a percent sign) and ICU MessageFormat's quoting (`'{'`, `'}'`, an apostrophe
+/// doubled only right before a brace or another apostrophe), then checked against the ICU message path it replaces.
+@Suite(.timeLimit(.minutes(10))) struct PrintfPlainPatternTests {
+    static func pattern(_ text: String, source: String) throws -> String? {
+        let legend = StringCatalogDocument.inferredLegend(texts: [source])
+        let pieces = try PrintfDialect.apple.parse(text, legend: legend, countArgument: nil, key: "k", locale: "de")
+        let message = PrintfMessage(template: pieces, plurals: [])
+        let plain = try message.plainPattern(legend: legend, locale: .english, key: "k")
+        #expect(plain == (try message.icuMessage(legend: legend, locale: .english, sourceExactZero: [], key: "k").pattern), "\(text)")
+        return plain
+    }
+
+    @Test("specifiers become the source's arguments, typed as the source's specifiers are")
+    func arguments() throws {
+        #expect(try Self.pattern("%@ mag deinen Beitrag 5.", source: "%@ liked your post 5.") == "{arg1} mag deinen Beitrag 5.")
+        #expect(try Self.pattern("%lld neue Nachrichten", source: "%lld new messages") == "{arg1, number, integer} neue Nachrichten")
+        #expect(try Self.pattern("%2$@ wurde von %1$@ eingeladen.", source: "%1$@ invited %2$@.") == "{arg2} wurde von {arg1} eingeladen.")
+        #expect(try Self.pattern("%.1f MB, 50%% fertig", source: "Download %.1f MB, 50%% done") == "{arg1, number} MB, 50% fertig")
+        #expect(try Self.pattern("Einstellungen öffnen", source: "Open settings") == "Einstellungen öffnen")
+        #expect(try Self.pattern("", source: "Open settings") == "")
+    }
+
+    @Test("braces are quoted, an apostrophe doubled only before a brace or at the end of text an argument follows")
+    func quoting() throws {
+        #expect(try Self.pattern("It's {braced} %@", source: "%@") == "It's '{'braced'}' {arg1}")
+        #expect(try Self.pattern("Bob's '%@'", source: "%@") == "Bob's ''{arg1}'")
+        #expect(try Self.pattern("''%@", source: "%@") == "''''{arg1}")
+    }
+
+    @Test("a plural, or a count outside one, is left to the ICU message path")
+    func notPlain() throws {
+        let legend = ArgumentLegend(entries: [.init(name: "arg1", type: "plural", style: nil)])
+        let plural = PrintfMessage(template: [.plural(1)], plurals: [.init(argument: 1, variants: [.init(category: .other, pieces: [.count])])])
+        #expect(try plural.plainPattern(legend: legend, locale: .english, key: "k") == nil)
+        #expect(try PrintfMessage(template: [.count], plurals: []).plainPattern(legend: legend, locale: .english, key: "k") == nil)
+    }
+
+    @Test("an argument the legend lacks is refused as by the ICU message path")
+    func missingArgument() {
+        let message = PrintfMessage(template: [.argument(2)], plurals: [])
+        #expect(throws: ConversionError.self) { try message.plainPattern(legend: ArgumentLegend(entries: []), locale: .english, key: "k") }
+    }
+}
