@@ -48,7 +48,7 @@ enum AppRoutes {
             }
             var composed: PreparedResponse?   // the identity 200 composed for the response cache
             if let fill, let generation {
-                let prefix = "/v1/apps/\(key)/look?lang="   // once, not per language of a fill
+                lazy var prefix = "/v1/apps/\(key)/look?lang="   // once a fill, and only when it puts other languages
                 composed = fill.fill(cached, target: request.cacheTarget, label: 0, generation: generation, options: request.fetchOptions,
                           targetOf: { prefix + $0.identifier },
                           others: request.onEventLoop ? nil : { app.looks.languages(appKey: key, version: cached.version, $0) })
