@@ -75,8 +75,8 @@ enum FetchBody {
 
     /// A language's pieces: `"direction":…,"locale":…,` and `"texts":…,`, where `texts` writes the texts object's value.
     static func language(direction: String, locale: String, texts: (inout JSONWriter) -> Void) -> Language {
-        // One writer for both pieces (two writers and their copies and join were ~5,000 of the ~45,000 instructions a
-        // fill spends on each language: docs/benchmarks.md, run S): `{"direction":…,"locale":…,"texts":…}` without its
+        // One writer for both pieces (two writers and their copies and join were ~5,000 of the ~51,500 instructions a
+        // fill spent on each language: docs/benchmarks.md, run S): `{"direction":…,"locale":…,"texts":…}` without its
         // `{`, and a comma for its `}`, is exactly the two pieces, the writer's comma before "texts" ending the first.
         var writer = JSONWriter(capacity: 512)
         writer.beginObject()

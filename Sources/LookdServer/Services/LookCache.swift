@@ -12,8 +12,8 @@ struct CachedLook: Sendable {
     var version: Int
     var locale: LocaleTag
     /// The body's bytes, joined from `shared` and `language` on each use (`FetchBody.join`): a fill builds ~50 languages
-    /// whose joined bodies nothing reads (the engine references the pieces), and joining each at build cost ~2,000 of
-    /// a language's ~55,000 instructions (docs/benchmarks.md, run S).
+    /// whose joined bodies nothing reads (the engine references the pieces), and joining each at build cost ~1,600
+    /// instructions and a free of the ~51,500 a fill spent on a language (docs/benchmarks.md, run S).
     var body: [UInt8] { FetchBody.join(shared, language) }
     /// The body's length in bytes, without joining it.
     var bodyCount: Int { shared.bytes.count + language.bytes.count }
