@@ -196,6 +196,7 @@ func composedResponse(status: Int, headers: [(name: String, value: String)], run
 func composedResponse(status: Int, fields: [UInt8], runs: [BodyRun], shareable: Bool = false, prefix: EngineHeadPrefix? = nil) -> OpaquePointer {
     // Own runs' bytes must stay alive during the call: keep them in one array and point into it.
     var own: [UInt8] = []
+    own.reserveCapacity(runs.reduce(0) { if case .own(let bytes) = $1 { $0 + bytes.count } else { $0 } })
     for case .own(let bytes) in runs { own += bytes }
     let built = fields.withUnsafeBufferPointer { fieldBytes in
         own.withUnsafeBytes { ownBytes in
