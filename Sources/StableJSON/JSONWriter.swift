@@ -31,6 +31,8 @@
 public struct JSONWriter {
     /// A copy of what has been written so far.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer.state.pointee.start, count: buffer.state.pointee.count)) }
+    /// How many bytes are written so far (`bytes.count`, without copying them).
+    public var count: Int { buffer.state.pointee.count }
     /// Whether the output is indented.
     public let pretty: Bool
     /// The white space written.

@@ -189,9 +189,14 @@ enum BodyRun {
 /// written exactly as if the prefix's fields were listed first.
 func composedResponse(status: Int, headers: [(name: String, value: String)], runs: [BodyRun], shareable: Bool = false,
                       prefix: EngineHeadPrefix? = nil) -> OpaquePointer {
-    let fields = wireFields(headers)
+    composedResponse(status: status, fields: wireFields(headers), runs: runs, shareable: shareable, prefix: prefix)
+}
+
+/// `composedResponse` with its header fields already as wire bytes (`wireFields`), for a caller that needs them twice.
+func composedResponse(status: Int, fields: [UInt8], runs: [BodyRun], shareable: Bool = false, prefix: EngineHeadPrefix? = nil) -> OpaquePointer {
     // Own runs' bytes must stay alive during the call: keep them in one array and point into it.
     var own: [UInt8] = []
+    own.reserveCapacity(runs.reduce(0) { if case .own(let bytes) = $1 { $0 + bytes.count } else { $0 } })
     for case .own(let bytes) in runs { own += bytes }
     let built = fields.withUnsafeBufferPointer { fieldBytes in
         own.withUnsafeBytes { ownBytes in

@@ -44,13 +44,19 @@ final class LookResponseCache: DerivedLookCache {
     func fill(_ look: CachedLook, target: String, label: Int, generation: UInt64, options: LookResponse.Options, targetOf: (LocaleTag) -> String,
               others: (([LocaleTag]) -> [CachedLook])?) -> PreparedResponse {
         let wire = VersionWire.of(look.shared)
-        let (kept, answer) = put(look, wire: wire, target: target, label: label, generation: generation, options: options)
+        let head = wire.head(look, options: options)
+        let (kept, ok) = put(look, wire: wire, head: head, target: target, label: label, generation: generation, options: options)
+        let own: [(name: String, value: String)] = [("ETag", look.etag)]
+        let answer = PreparedResponse(adopting: ok, status: 200, headers: head.leading + own, body: look.body)
         guard kept, noteFill(appKey: look.appKey, version: look.version), let others else { return answer }
         let usage = engine.usage
         let each = usage.bytes / max(1, usage.entries)
         guard usage.bytes + languages.count * max(each, 1_024) <= engine.capacityBytes else { return answer }
-        for built in others(languages.filter { targetOf($0) != target }) {
-            guard put(built, wire: wire, target: targetOf(built.locale), label: label, generation: generation, options: options).kept else { break }
+        let wanted = languages.map { (locale: $0, target: targetOf($0)) }.filter { $0.target != target }
+        for (built, other) in zip(others(wanted.map(\.locale)), wanted) {
+            let (kept, ok) = put(built, wire: wire, head: head, target: other.target, label: label, generation: generation, options: options)
+            he_prepared_release(ok)
+            guard kept else { break }
         }
         return answer
     }
@@ -83,17 +89,17 @@ final class LookResponseCache: DerivedLookCache {
     /// joined from the version's shared pieces, referenced, and the language's own pieces) and its 304 (its fields only:
     /// the engine writes it from a run of the 200's head), tagged with its app key, offered in every coding and holding
     /// the br and gzip forms when they are computed. Shareable: written without X-Request-Id, as the routes'
-    /// (`LookResponse`). Returns whether it was kept (see `EngineResponseCache.put`) and the 200.
-    private func put(_ look: CachedLook, wire: VersionWire, target: String, label: Int, generation: UInt64,
-                     options: LookResponse.Options) -> (kept: Bool, ok: PreparedResponse) {
-        // The engine answers only targets whose `?lang=` decided the language (the fetch route fills only those).
-        let head = wire.head(look, options: options)
-        let own: [(name: String, value: String)] = [("ETag", look.etag)]
+    /// (`LookResponse`). `head`: the version's shared head for the daemon's options (`VersionWire.head`: the engine
+    /// answers only targets whose `?lang=` decided the language, and the fetch route fills only those). Returns whether
+    /// it was kept (see `EngineResponseCache.put`) and the 200 in the engine (one reference, the caller's to release).
+    private func put(_ look: CachedLook, wire: VersionWire, head: VersionWire.Head, target: String, label: Int,
+                     generation: UInt64, options: LookResponse.Options) -> (kept: Bool, ok: OpaquePointer) {
+        let own = wireFields([("ETag", look.etag)])   // the 200's own field, and the 304's last
         let bytes = wire.bytes, pieces = look.shared, language = look.language.bytes, cut = look.language.cut
-        let ok = PreparedResponse(adopting: composedResponse(status: 200, headers: own, runs: [
+        let ok = composedResponse(status: 200, fields: own, runs: [
             .shared(bytes, 0..<pieces.cut1), .own(Array(language[..<cut])), .shared(bytes, pieces.cut1..<pieces.cut2),
             .own(Array(language[cut...])), .shared(bytes, pieces.cut2..<pieces.bytes.count),
-        ], shareable: true, prefix: head.prefix), status: 200, headers: head.leading + own, body: look.body)
+        ], shareable: true, prefix: head.prefix)
         // The other codings, when a request has needed them already (LookEncodings, in the look's edge slot: a look the
         // route has just built has none); their PreparedResponses live there for the call, and the engine retains
         // their bytes.
@@ -104,8 +110,8 @@ final class LookResponseCache: DerivedLookCache {
             }
         } ?? []
         let kept = withExtendedLifetime(prepared) {
-            engine.put(generation: generation, target: target, tag: look.appKey, etag: look.etag, label: label, ok: ok.wire, notModified: nil,
-                       notModifiedFields: head.notModifiedLeading + wireFields(own), offered: LookEncodings.offered, coded: coded)
+            engine.put(generation: generation, target: target, tag: look.appKey, etag: look.etag, label: label, ok: ok, notModified: nil,
+                       notModifiedFields: head.notModifiedLeading + own, offered: LookEncodings.offered, coded: coded)
         }
         return (kept, ok)
     }

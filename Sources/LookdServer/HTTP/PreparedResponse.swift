@@ -50,15 +50,17 @@ final class PreparedResponse: Sendable {
 /// value can never start a second field or end the head.
 func wireFields(_ headers: [(name: String, value: String)]) -> [UInt8] {
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(headers.count * 48)
+    bytes.reserveCapacity(headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 })
     for (name, value) in headers {
         if name.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 || $0 == 58 }) || value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) {
             continue
         }
-        bytes += name.utf8
-        bytes += [58, 32]
-        bytes += value.utf8
-        bytes += [13, 10]
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(58)
+        bytes.append(32)
+        bytes.append(contentsOf: value.utf8)
+        bytes.append(13)
+        bytes.append(10)
     }
     return bytes
 }

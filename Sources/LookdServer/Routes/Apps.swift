@@ -48,8 +48,9 @@ enum AppRoutes {
             }
             var composed: PreparedResponse?   // the identity 200 composed for the response cache
             if let fill, let generation {
+                lazy var prefix = "/v1/apps/\(key)/look?lang="   // once a fill, and only when it puts other languages
                 composed = fill.fill(cached, target: request.cacheTarget, label: 0, generation: generation, options: request.fetchOptions,
-                          targetOf: { "/v1/apps/\(key)/look?lang=\($0.identifier)" },
+                          targetOf: { prefix + $0.identifier },
                           others: request.onEventLoop ? nil : { app.looks.languages(appKey: key, version: cached.version, $0) })
             }
             // If-None-Match revalidates any representation the request accepts, the chosen one first (as the engine).

@@ -102,7 +102,7 @@ final class LookService: Sendable {
         return built
     }
 
-    /// The responses of `version` of `appKey` in each of `locales`, built from the app's cached shared part (about 50
+    /// The responses of `version` of `appKey` in each of `locales` (in their order), built from the app's cached shared part (about 50
     /// builds of microseconds each for every language), neither kept nor counted as fetches: for a cache of the
     /// caller's that takes an app's every language at once. Empty when the cached shared part is not of `version` (or
     /// there is none). Never reads the store. Thread-safe.
@@ -312,14 +312,14 @@ final class LookService: Sendable {
         }
         let language = FetchBody.language(direction: Localizer.direction(of: locale).rawValue, locale: locale.identifier) { writer in
             writer.beginObject()
-            writer.member("replyExpectation", localized(shared.replyExpectation))
-            writer.key("topics")
+            writer.member(static: "replyExpectation", localized(shared.replyExpectation))
+            writer.key(static: "topics")
             writer.beginArray()
             for topic in shared.topics {
                 writer.beginObject()
-                writer.member("id", topic.id)
-                writer.member("label", localized(topic.label))
-                writer.key("prefill")
+                writer.member(static: "id", topic.id)
+                writer.member(static: "label", localized(topic.label))
+                writer.key(static: "prefill")
                 if let prefill = topic.prefill { writer.string(localized(prefill)) } else { writer.null() }
                 writer.endObject()
             }

@@ -40,6 +40,12 @@ public struct LocaleTag: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static func < (lhs: LocaleTag, rhs: LocaleTag) -> Bool { lhs.index < rhs.index }
 
+    /// Every tag is one of `allIncludingPseudo`, so its index alone tells tags apart: equality and hashing read the
+    /// index, not the identifier's bytes (a dictionary keyed by a tag hashed the identifier on every lookup).
+    public static func == (lhs: LocaleTag, rhs: LocaleTag) -> Bool { lhs.index == rhs.index }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(index) }
+
     /// The 50 locales, in the order of docs/strings.md#the-50-locales.
     public static let all: [LocaleTag] = identifiers.enumerated().map { LocaleTag(identifier: $1, index: $0) }
 

@@ -42,13 +42,25 @@ public struct LanguageTexts: Sendable, Hashable {
 
     /// `a.lowercased() == b.lowercased()`, without making either for ASCII text (every language tag).
     static func equalIgnoringCase(_ a: String, _ b: String) -> Bool {
-        let asciiEqual = a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
-        }
-        if asciiEqual { return true }
+        if a.utf8.count == b.utf8.count && equalIgnoringASCIICase(a, b) { return true }
         // ASCII text that differs here differs lowercased too; text outside ASCII may still match (and change length).
         guard a.utf8.contains(where: { $0 >= 0x80 }) || b.utf8.contains(where: { $0 >= 0x80 }) else { return false }
         return a.lowercased() == b.lowercased()
+    }
+
+    /// Whether `a` and `b`, of one UTF-8 length, are the same bytes but for ASCII letters' case. Over the strings'
+    /// contiguous bytes when they have them (native strings do): `elementsEqual` over the two UTF-8 views was ~1,300
+    /// instructions of each language a fill builds (docs/benchmarks.md, run S).
+    private static func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
+        let contiguous = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in zip(x, y).allSatisfy { sameLetter($0.0, $0.1) } }
+        }
+        return contiguous.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8, by: sameLetter)
+    }
+
+    /// Whether two bytes are equal, or the same ASCII letter in either case.
+    private static func sameLetter(_ x: UInt8, _ y: UInt8) -> Bool {
+        x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
     }
 
     /// Calls `body` with each tag and its text, in the tags' order, without copying them.

@@ -21,7 +21,8 @@ public enum LocalizedText: Hashable, Sendable {
                 if let text = texts.first(ignoringCase: tag) { return text }
             }
             for tag in tags {
-                let language = tag.split(separator: "-").first.map(String.init) ?? ""   // compared ignoring case
+                // The tag's first subtag (its first run without "-", as split's first part), compared ignoring case.
+                let language = String(tag.drop { $0 == "-" }.prefix { $0 != "-" })
                 if let text = texts.first(ignoringCase: language) { return text }
             }
             if let english = texts.first(ignoringCase: "en") { return english }
