@@ -31,7 +31,8 @@ final class LookResponseCache: DerivedLookCache {
 
     /// Puts `look` under `target`, counted under the route label `label`; its 200's body is composed from the version's
     /// shared bytes (the engine's one copy per version, referenced, not copied) and the language's own. `others`: on a
-    /// worker, how to build the app version's other languages (`LookService.languages`): when this is the version's
+    /// worker, how to build the app version's other languages (`LookService.languages`: one look per locale asked for, in their
+    /// order, or none; each is put under the target of the locale at its position): when this is the version's
     /// first fill and the cache has room for the whole app (estimated from this entry), every other language of
     /// `languages` is built and put too, under `targetOf(locale)` (about 50 builds of microseconds each, once per app
     /// version), so that their first requests are the engine's as well — in identity only: a request for another coding
