@@ -1,4 +1,5 @@
 import Foundation
+import Strings
 @testable import LookdServer
 import Testing
 
@@ -10,6 +11,7 @@ struct ResponseCacheTests {
     final class Fixture: @unchecked Sendable {
         let directory: TemporaryDirectory
         let table: EngineResponseCache
+        let responseCache: LookResponseCache
         let metrics = Metrics()
         let services: AppServices
         let server: Server
@@ -23,7 +25,7 @@ struct ResponseCacheTests {
             limits.threads = 2
             limits.workerThreads = 2
             metrics.fold(table)
-            let responseCache = LookResponseCache(engine: table, localizer: InProcessApp.localizer)
+            responseCache = LookResponseCache(engine: table, localizer: InProcessApp.localizer)
             services = AppServices(store: store, metrics: metrics, limits: limits, auth: AdminAuth(token: adminToken),
                                    localizer: InProcessApp.localizer, derived: responseCache)
             server = Server(router: Routes.router(services, responseCache: responseCache), limits: limits, metrics: metrics,
@@ -181,6 +183,23 @@ struct ResponseCacheTests {
         // The shared pieces are referenced, not copied: well under half of the entries' whole responses.
         #expect(app.table.usage.bytes < app.table.usage.entries * first.body.count / 2)
         #expect(app.table.usage.bytes > first.body.count)
+    }
+
+    @Test func aFillWhoseOtherLooksComeOutOfOrderPutsNoLookUnderAnotherLanguagesTarget() throws {
+        let app = try Fixture()
+        let key = newKey()
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["corners": "square"])).status == 201)
+        let german = try app.services.looks.fetch(appKey: key, locale: try #require(LocaleTag("de")), keep: false)
+        let prefix = "/v1/apps/\(key)/look?lang="
+        // Every look one position late: the first is German, asked for as the first other language.
+        app.responseCache.fill(german, target: prefix + "de", label: 0, generation: app.responseCache.generation, options: LookResponse.Options(),
+                               targetOf: { prefix + $0.identifier },
+                               others: { locales in [german] + app.services.looks.languages(appKey: key, version: german.version, Array(locales.dropLast())) })
+        #expect(app.table.usage.entries == 1, "only the asked language's own look is put")
+        for lang in ["de", "ar", "fr", "ja", "pt-BR"] {
+            #expect(try app.send("GET", prefix + lang).json["locale"] as? String == lang)
+        }
+        #expect(app.answered == [1, 0, 0, 0], "German from the cache; the others by the route, each in its own language")
     }
 
     @Test func everyTargetIsItsOwnEntryAndOnlyItsExactBytesAreAnswered() throws {

@@ -37,7 +37,8 @@ final class LookResponseCache: DerivedLookCache {
     /// `languages` is built and put too, under `targetOf(locale)` (about 50 builds of microseconds each, once per app
     /// version), so that their first requests are the engine's as well — in identity only: a request for another coding
     /// then computes it once (on a worker) and puts the entry again. Nothing is put when a purge happened since
-    /// `generation` was read.
+    /// `generation` was read; the other languages are put only while each look `others` returns is of the locale at its
+    /// position (the first that is not ends the fill).
     /// `options`: the daemon's (`Request.fetchOptions`), which the entries' fields follow as the routes' answers do.
     /// Returns `look`'s identity 200 as composed for the cache (put or not), for the route to answer with: the miss then
     /// builds no second response (`LookResponse.response` would copy the whole ~3.3 KB body again).
@@ -55,6 +56,8 @@ final class LookResponseCache: DerivedLookCache {
         guard usage.bytes + languages.count * max(each, 1_024) <= engine.capacityBytes else { return answer }
         let wanted = languages.map { (locale: $0, target: targetOf($0)) }.filter { $0.target != target }
         for (built, other) in zip(others(wanted.map(\.locale)), wanted) {
+            // `others` answers in the order asked; a look of another language is never put under this one's target.
+            guard built.locale == other.locale else { break }
             let (kept, ok) = put(built, wire: wire, head: head, target: other.target, label: label, generation: generation, options: options)
             he_prepared_release(ok)
             guard kept else { break }
