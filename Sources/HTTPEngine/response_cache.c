@@ -117,6 +117,21 @@ static size_t shard_of(unsigned long long hash) { return (size_t)(hash % SHARDS)
 /// unlinks 33% of the daemon's time in the 3,000-app spread: docs/benchmarks.md, run H.)
 static size_t bucket_of(unsigned long long hash) { return (size_t)((hash / SHARDS) % SHARD_BUCKETS); }
 
+/// Where `needle` first occurs in `haystack`, or NULL: memchr for its first byte, then memcmp. The heads and targets a
+/// put searches are a few hundred bytes and the needles a few dozen; glibc's memmem (two-way, set up on every call) took
+/// 2.24 M of the 47.5 M instructions of 21 app versions' first fills, ~2,100 a language (callgrind, docs/benchmarks.md,
+/// run U).
+static const void *find_bytes(const void *haystack, size_t length, const void *needle, size_t needle_len) {
+    if (needle_len == 0 || needle_len > length) return NULL;
+    const unsigned char *at = haystack, *end = at + (length - needle_len) + 1;
+    const unsigned char first = *(const unsigned char *)needle;
+    while (at < end && (at = memchr(at, first, (size_t)(end - at))) != NULL) {
+        if (memcmp(at, needle, needle_len) == 0) return at;
+        at++;
+    }
+    return NULL;
+}
+
 static int lower(int c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
 
 static int name_is(const char *name, size_t name_len, const char *wanted, size_t wanted_len) {
@@ -243,11 +258,11 @@ static unsigned char *whole_head(he_prepared *ok, unsigned char *room, size_t ro
 static int derived_304(const unsigned char *ok_head, size_t ok_len, const unsigned char *fields, size_t fields_len, unsigned short *offset,
                        unsigned short *length) {
     if (fields_len == 0 || fields_len > MAX_STRING) return 0;
-    const unsigned char *found = memmem(ok_head, ok_len, fields, fields_len);
+    const unsigned char *found = find_bytes(ok_head, ok_len, fields, fields_len);
     // A run that starts a field: right after a CRLF.
     while (found && (found - ok_head < 2 || found[-1] != '\n' || found[-2] != '\r')) {
         size_t from = (size_t)(found - ok_head) + 1;
-        found = memmem(ok_head + from, ok_len - from, fields, fields_len);
+        found = find_bytes(ok_head + from, ok_len - from, fields, fields_len);
     }
     if (!found || (size_t)(found - ok_head) > 0xFFFF) return 0;
     *offset = (unsigned short)(found - ok_head);
@@ -287,7 +302,7 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
         size_t head_len;
         unsigned char *head = whole_head(variants[c].ok, room, sizeof room, &head_len);
         if (!head) return 0;
-        const unsigned char *found = variants[c].etag_len ? memmem(head, head_len, variants[c].etag, variants[c].etag_len) : NULL;
+        const unsigned char *found = variants[c].etag_len ? find_bytes(head, head_len, variants[c].etag, variants[c].etag_len) : NULL;
         etag_at[c] = found && found - head < ETAG_STORED ? (unsigned short)(found - head) : ETAG_STORED;
         // Read from the head only when it lies within one of its pieces.
         if (etag_at[c] != ETAG_STORED && !he_prepared_head_run(variants[c].ok, etag_at[c], variants[c].etag_len)) etag_at[c] = ETAG_STORED;
@@ -304,7 +319,7 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
         vary_bytes += spec->vary_lens[i];
     }
     // Built entirely before taking the shard's lock. The tag, when it is a run of the target, is not stored again.
-    const char *tag_in_target = spec->tag_len ? memmem(spec->target, spec->target_len, spec->tag, spec->tag_len) : NULL;
+    const char *tag_in_target = spec->tag_len ? find_bytes(spec->target, spec->target_len, spec->tag, spec->tag_len) : NULL;
     size_t own = spec->target_len + (tag_in_target ? 0 : spec->tag_len) + etags_len + vary_bytes;
     cache_entry *entry = malloc(sizeof *entry + own);
     if (!entry) return 0;
