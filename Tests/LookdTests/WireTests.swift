@@ -66,6 +66,34 @@ struct WireTests {
         try expectRefusal(wire.port, "G\"T /healthz HTTP/1.1\r\nHost: x\r\n\r\n", status: 400, code: "request_line_invalid")
     }
 
+    /// The target's and the field values' bytes are checked eight at a time, then one by one: a forbidden byte is
+    /// refused at every position of a word and of the tail, and what RFC 9112 allows in a value (a tab, obs-text) is
+    /// accepted at every position.
+    @Test func aForbiddenByteIsRefusedAndAnAllowedOneAcceptedAtEveryPositionOfAWord() throws {
+        let wire = try WireServer()
+        let target = "/healthz?q=" + String(repeating: "a", count: 16), value = String(repeating: "b", count: 20)
+        for position in 1..<target.count {
+            for byte in ["\u{01}", "\u{1F}", "\u{7F}", "é"] {
+                var bad = Array(target)
+                bad[position] = Character(byte)
+                try expectRefusal(wire.port, "GET \(String(bad)) HTTP/1.1\r\nHost: x\r\n\r\n", status: 400, code: "target_invalid")
+            }
+        }
+        for position in 0..<value.count {
+            for byte in ["\u{01}", "\u{1F}", "\u{7F}"] {
+                var bad = Array(value)
+                bad[position] = Character(byte)
+                try expectRefusal(wire.port, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: \(String(bad))\r\n\r\n", status: 400, code: "field_value_invalid")
+            }
+            for byte in ["\t", "é"] {
+                var allowed = Array(value)
+                allowed[position] = Character(byte)
+                let (response, _, _) = try exchange(wire.port, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: \(String(allowed))\r\nConnection: close\r\n\r\n")
+                #expect(response?.status == 200, "\(byte.unicodeScalars.first!.value) at \(position)")
+            }
+        }
+    }
+
     @Test func hostIsRequiredOnceInHTTP11() throws {
         let wire = try WireServer()
         try expectRefusal(wire.port, "GET /healthz HTTP/1.1\r\n\r\n", status: 400, code: "host_missing")
