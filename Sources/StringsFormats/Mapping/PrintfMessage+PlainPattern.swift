@@ -33,4 +33,13 @@ extension PrintfMessage {
         if let pending = text { output.append(contentsOf: ICUMessage.quote(pending, inPlural: false, followed: false).utf8) }
         return String(decoding: output, as: UTF8.self)
     }
+
+    /// The ICU pattern of a message whose source has no plural (so no `=0` branch to keep, `ZeroCaseRule`):
+    /// `plainPattern` when the message is text and arguments only, else the pattern of `icuMessage` — what
+    /// `PrintfCatalog` writes for such a unit. Throws the same `ConversionError` for an argument the legend does
+    /// not have.
+    func icuPattern(legend: ArgumentLegend, locale: CatalogLocale, key: String) throws -> String {
+        if let plain = try plainPattern(legend: legend, locale: locale, key: key) { return plain }
+        return try icuMessage(legend: legend, locale: locale, sourceExactZero: [], key: key).pattern
+    }
 }
