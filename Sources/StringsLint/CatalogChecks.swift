@@ -275,6 +275,6 @@ struct CatalogChecks {
         if mine == .none, theirs == .fullStop, TextChecks.optionalFullStop.contains(language) { return }
         emitter.emit(.endPunctuation, at: entry.value.position(ofScalar: max(0, entry.value.scalarCount - 1)), key: entry.key,
                      "'\(entry.key)' ends with \(mine == .none ? "no punctuation" : mine.rawValue) but the source ends with \(theirs == .none ? "no punctuation" : theirs.rawValue)",
-                     subject: "\(theirs)->\(mine)")
+                     subject: theirs.caseName + "->" + mine.caseName)
     }
 }

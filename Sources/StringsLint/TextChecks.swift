@@ -109,6 +109,20 @@ enum TextChecks {
     enum FinalPunctuation: String {
         case none, fullStop = "a full stop", question = "a question mark", exclamation = "an exclamation mark"
         case colon = "a colon", ellipsis = "an ellipsis"
+
+        /// The case's name (`fullStop`), as `"\(value)"` prints it: the finding's subject. A switch, not printing by
+        /// reflection, which took 3.8 of the 296 million instructions of `lookd lint` on one `lint-xliff` bench file
+        /// for its 35 end-punctuation findings (callgrind, 3 Dec 2026).
+        var caseName: String {
+            switch self {
+            case .none: "none"
+            case .fullStop: "fullStop"
+            case .question: "question"
+            case .exclamation: "exclamation"
+            case .colon: "colon"
+            case .ellipsis: "ellipsis"
+            }
+        }
     }
 
     /// The final punctuation of `text` (trailing whitespace and closing quotes or brackets skipped), in `language`

@@ -128,6 +128,11 @@ import Testing
         #expect(try lintInline(["en": source, "th": #"{"a": "เสร็จแล้ว", "b": "แน่ใจไหม?", "c": "รอสักครู่…"}"#]).isEmpty)
         let wrong = try lintInline(["en": source, "de": #"{"a": "Fertig!", "b": "Sicher?", "c": "Moment…"}"#])
         #expect(wrong.map(\.check) == [.endPunctuation])
+        // The subject names the source's ending, then the translation's, by their case names.
+        #expect(wrong.map(\.subject) == ["fullStop->exclamation"])
+        let more = try lintInline(["en": #"{"a": "Done", "b": "Wait…", "c": "Note:", "d": "Sure?"}"#,
+                                   "de": #"{"a": "Fertig?", "b": "Moment.", "c": "Hinweis", "d": "Sicher!"}"#])
+        #expect(more.compactMap(\.subject).sorted() == ["colon->none", "ellipsis->fullStop", "none->question", "question->exclamation"])
     }
 
     @Test func missingSourceIsNotAFinding() {
