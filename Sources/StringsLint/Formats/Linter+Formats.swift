@@ -60,7 +60,7 @@ extension Linter {
         for locale in reading.content.locales.map(\.identifier) where locale != source {
             // Looked for only when there is something to say (a scan of every place, 2.3% of the `lint-xliff` bench's lint time).
             var place: FormatLintReading.Place {
-                reading.localeFiles[locale] ?? reading.places.filter { $0.key.hasPrefix(locale + "\u{0}") }.values.min { $0.position < $1.position }
+                reading.localeFiles[locale] ?? reading.places.filter { $0.key.locale == locale }.values.min { $0.position < $1.position }
                     ?? .init(file: nil, position: .start)
             }
             if let allowed = configuration.locales, !allowed.contains(locale) {
