@@ -69,7 +69,13 @@ public struct PrintfDialect: Sendable, Hashable {
         var nextSequential = 1
         var index = 0
         func takeRun(upTo end: Int) {
-            if end > runStart { literal += String(decoding: bytes[runStart..<end], as: UTF8.self) }
+            if end > runStart {
+                // The usual run is the whole text of a piece: made the literal, not appended to an empty one (the
+                // appends were 1.5 of the 282 million instructions of `lookd lint` on one `lint-xliff` bench file,
+                // callgrind, 3 Dec 2026).
+                let run = String(decoding: bytes[runStart..<end], as: UTF8.self)
+                if literal.isEmpty { literal = run } else { literal += run }
+            }
             runStart = end
         }
         func flush() {

@@ -9,13 +9,16 @@ extension PrintfMessage {
     /// takes 16, and the run 324 (callgrind, 2 Dec 2026).
     func plainPattern(legend: ArgumentLegend, locale: CatalogLocale, key: String) throws -> String? {
         guard plurals.isEmpty else { return nil }
+        // A message of one text (a string without arguments) is that text quoted, returned as it is when nothing
+        // needs quoting: no buffer written and decoded again.
+        if template.count == 1, case .text(let only) = template[0] { return ICUMessage.quote(only, inPlural: false, followed: false) }
         var output: [UInt8] = []
         output.reserveCapacity(64)
         var text: String?
         for piece in template {
             switch piece {
             case .text(let more):
-                text = (text ?? "") + more
+                text = text.map { $0 + more } ?? more
             case .argument(let number):
                 guard number >= 1, number <= legend.entries.count else {
                     throw ConversionError(key: key, locale: locale.identifier, reason: "argument \(number) is not in the source message")
