@@ -75,9 +75,11 @@ struct LintPattern: Sendable {
             var display: [UInt8] = []
             display.reserveCapacity(bytes.count + 8)
             // The text from `runStart` up to the byte being read is not in `display` yet; `patternPoints` are the
-            // code points before `runStart` (an argument's offset is its name's).
+            // code points before `runStart` (an argument's offset is its name's), `displayPoints` those of `display`
+            // (each run's counted once, for both).
             var runStart = 0
             var patternPoints = 0
+            var displayPoints = 0
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
@@ -101,7 +103,9 @@ struct LintPattern: Sendable {
                 }
                 guard end < bytes.count, bytes[end] == UInt8(ascii: "}") else { return nil }
                 display.append(contentsOf: bytes[runStart..<index])
-                patternPoints += codePoints(bytes[runStart..<index])
+                let runPoints = codePoints(bytes[runStart..<index])
+                patternPoints += runPoints
+                displayPoints += runPoints + 1 // the placeholder
                 arguments.append(Argument(name: String(decoding: bytes[(index + 1)..<nameEnd], as: UTF8.self), type: typed ? .number : .string,
                                           offset: patternPoints + 1, typeWord: typed ? "number" : nil, style: integer ? " integer" : nil))
                 display.append(contentsOf: placeholderUTF8)
@@ -110,7 +114,7 @@ struct LintPattern: Sendable {
                 runStart = index
             }
             display.append(contentsOf: bytes[runStart...])
-            let displayPoints = codePoints(display)
+            displayPoints += codePoints(bytes[runStart...])
             return LintPattern(arguments: arguments, selectors: [], displayText: String(decoding: display, as: UTF8.self),
                                displayCodePoints: displayPoints)
         }

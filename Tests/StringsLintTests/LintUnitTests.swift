@@ -43,6 +43,32 @@ import Testing
         #expect(try lintInline(["en": source, "de": #"{"k": "Gesamt: {n, number, integer}"}"#]).isEmpty)
     }
 
+    @Test func oneCatalogsRepeatedTypedArgumentsAreEachChecked() throws {
+        // The same bad skeleton in two messages and the same good style in two: each bad one is reported, at its
+        // argument (column 17 of each line: `{"a": "Gesamt: {` is 16 columns), whatever was checked before it.
+        let source = #"{"a": "Total: {n, number}", "b": "Total: {n, number}", "c": "Total: {n, number}", "d": "Total: {n, number}"}"#
+        let translation = """
+            {"a": "Gesamt: {n, number, ::bogus-skeleton}",
+             "b": "Gesamt: {n, number, integer}",
+             "c": "Gesamt: {n, number, ::bogus-skeleton}",
+             "d": "Gesamt: {n, number, integer}"}
+            """
+        let findings = try lintInline(["en": source, "de": translation]).filter { $0.check == .syntaxError }
+        #expect(findings.map(\.key) == ["a", "c"])
+        #expect(findings.map(\.position) == [SourcePosition(line: 1, column: 17), SourcePosition(line: 3, column: 17)])
+    }
+
+    @Test func aValueBuiltInMemoryCountsItsScalarsWhenAsked() {
+        // G r ü ß e, a space, 👋 and its skin-tone modifier: 8 scalars; the position past the end is the closing
+        // quote's, 1 + 8 columns after the opening one.
+        let token = JSONStringToken(value: "Grüße 👋🏽", quote: SourcePosition(line: 3, column: 5), scalarPositions: nil, scalarCount: nil)
+        #expect(token.scalarCount == 8)
+        #expect(token.position(ofScalar: 100) == SourcePosition(line: 3, column: 14))
+        #expect(token.position(ofScalar: 7) == SourcePosition(line: 3, column: 13))
+        #expect(token.contentStart == SourcePosition(line: 3, column: 6))
+        #expect(token.position(ofScalar: -2) == SourcePosition(line: 3, column: 6))
+    }
+
     @Test func invalidUTF8() {
         for bytes: [UInt8] in [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xFF]] {
             let all = [UInt8(ascii: "a")] + bytes
