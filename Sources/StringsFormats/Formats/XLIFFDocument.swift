@@ -166,9 +166,9 @@ public struct XLIFFDocument: Sendable {
             // exports each device's text (`KEY|==|device.iphone`, `%#@COUNT@ on this iPhone`) and the substitution's
             // units once (`KEY|==|substitutions.COUNT.plural.one`). Each device's text is the template of a plural
             // of its own, keyed by its unit, sharing those units.
-            let deviceTemplates = Dictionary(grouping: file.units.filter { unit in
-                XLIFFPluralUnits.parse(id: unit.id) == nil && Self.variationBase(unit.id).map(substituted.contains) == true
-            }, by: { Self.variationBase($0.id)! })
+            let deviceTemplates = Dictionary(grouping: zip(file.units, parts).filter { unit, parsed in
+                parsed == nil && Self.variationBase(unit.id).map(substituted.contains) == true
+            }.map(\.0), by: { Self.variationBase($0.id)! })
             var shared: [String: [(unit: Unit, part: XLIFFPluralUnits.Part)]] = [:]
             for (unit, parsed) in zip(file.units, parts) {
                 if let parsed, deviceTemplates[parsed.key] != nil {
