@@ -161,6 +161,25 @@ import Testing
         #expect(more.compactMap(\.subject).sorted() == ["colon->none", "ellipsis->fullStop", "none->question", "question->exclamation"])
     }
 
+    @Test func finalPunctuationAndEdgesFromTheLastScalar() {
+        // Worked out by hand: trailing whitespace and closing quotes or brackets are skipped; `...` is an ellipsis,
+        // `..` a full stop; Greek's question mark is `;`.
+        let cases: [(String, String, TextChecks.FinalPunctuation)] = [
+            ("Done.", "de", .fullStop), ("Wait...", "de", .ellipsis), ("Wait..", "de", .fullStop), ("…", "de", .ellipsis),
+            ("Sure?", "de", .question), ("Τι;", "el", .question), ("Was;", "de", .none), ("Hi!", "de", .exclamation),
+            ("Note:", "de", .colon), ("Say \"hi.\")", "de", .fullStop), ("Done. ", "de", .fullStop), ("完了。", "ja", .fullStop),
+            ("ok", "de", .none), ("", "de", .none), ("a\u{7}", "de", .none), ("(Ja!)", "de", .exclamation), ("50 %", "de", .none),
+        ]
+        for (text, language, expected) in cases {
+            #expect(TextChecks.finalPunctuation(text, language: language) == expected, "\(text)")
+        }
+        #expect(TextChecks.edgeWhitespace(" a") == TextChecks.Edges(leading: true, trailing: false))
+        #expect(TextChecks.edgeWhitespace("a\t") == TextChecks.Edges(leading: false, trailing: true))
+        #expect(TextChecks.edgeWhitespace("über ") == TextChecks.Edges(leading: false, trailing: true))
+        #expect(TextChecks.edgeWhitespace("\u{3000}x\u{A0}") == TextChecks.Edges(leading: true, trailing: true))
+        #expect(TextChecks.edgeWhitespace("") == TextChecks.Edges(leading: false, trailing: false))
+    }
+
     @Test func missingSourceIsNotAFinding() {
         #expect(throws: LintError.missingSource(tag: "en")) {
             try Linter().lint([CatalogInput(name: "de.json", bytes: Array("{}".utf8))])
