@@ -9,6 +9,22 @@ enum TextChecks {
         return copy.withUTF8 { bytes in
             let count = bytes.count
             var index = 0
+            // Eight ASCII bytes at a time while there are eight: one with a byte below 0x20 or equal to 0x7F is a
+            // control (exact word tests: "Bit Twiddling Hacks", hasless and haszero); at the first word with a byte of
+            // 0x80 or more the bytes are read one by one from there. Byte by byte all the way, this took 3.4 of the 266
+            // million instructions of `lookd lint` on one `lint-xliff` bench file (callgrind, 3 Dec 2026).
+            if let base = bytes.baseAddress {
+                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                while index + 8 <= count {
+                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    if word & highs != 0 { break }
+                    let below20 = (word &- ones &* 0x20) & ~word & highs
+                    let flipped = word ^ (ones &* 0x7F)
+                    let equal7F = (flipped &- ones) & ~flipped & highs
+                    if below20 | equal7F != 0 { return true }
+                    index += 8
+                }
+            }
             while index < count {
                 let byte = bytes[index]
                 if byte < 0x20 || byte == 0x7F { return true }

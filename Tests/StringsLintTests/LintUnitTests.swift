@@ -180,6 +180,22 @@ import Testing
         #expect(TextChecks.edgeWhitespace("") == TextChecks.Edges(leading: false, trailing: false))
     }
 
+    @Test func controlsAndBidiControlsAreFoundInAnyWordOfTheBytes() {
+        // Worked out by hand from the bytes: C0 controls (tab and newline too), DEL, C1 (C2 80…C2 9F) and the bidi
+        // embeddings, overrides and isolates (E2 80 AA…AE, E2 81 A6…A9) are found wherever they fall among eight-byte
+        // words; a no-break space (C2 A0), U+2070 (E2 81 B0) and plain text are not.
+        let filler = "abcdefgh"
+        for control in ["\u{0}", "\t", "\n", "\u{1F}", "\u{7F}", "\u{85}", "\u{9F}", "\u{202A}", "\u{202E}", "\u{2066}", "\u{2069}"] {
+            for before in 0...17 {
+                let text = String(filler.prefix(before % 8)) + String(repeating: filler, count: before / 8) + control + filler + filler
+                #expect(TextChecks.mayHaveControlOrBidi(text), "\(before) \(control.unicodeScalars.first!.value)")
+            }
+        }
+        for clean in ["", "Open settings number 0.", String(repeating: "Grüße ~ ", count: 4), "50\u{A0}% \u{2070} \u{202F}", String(repeating: "}", count: 17)] {
+            #expect(!TextChecks.mayHaveControlOrBidi(clean), "\(clean)")
+        }
+    }
+
     @Test func missingSourceIsNotAFinding() {
         #expect(throws: LintError.missingSource(tag: "en")) {
             try Linter().lint([CatalogInput(name: "de.json", bytes: Array("{}".utf8))])
