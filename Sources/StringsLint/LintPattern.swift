@@ -196,6 +196,8 @@ struct LintPattern: Sendable {
 
     /// Each argument name once (first-use order) with the set of types it is used with.
     var argumentSignature: [(name: String, types: ArgumentTypeSet)] {
+        // One argument (most messages that have any): nothing to merge.
+        if arguments.count == 1 { return [(arguments[0].name, ArgumentTypeSet(arguments[0].type))] }
         var result: [(name: String, types: ArgumentTypeSet)] = []
         for argument in arguments {
             if let index = result.firstIndex(where: { $0.name == argument.name }) {
