@@ -24,7 +24,7 @@ extension PrintfMessage {
                     throw ConversionError(key: key, locale: locale.identifier, reason: "argument \(number) is not in the source message")
                 }
                 if let pending = text {
-                    output.append(contentsOf: ICUMessage.quote(pending, inPlural: false, followed: true).utf8)
+                    ICUMessage.appendUTF8(ICUMessage.quote(pending, inPlural: false, followed: true), to: &output)
                     text = nil
                 }
                 let entry = legend.entries[number - 1]
@@ -33,7 +33,7 @@ extension PrintfMessage {
                 return nil
             }
         }
-        if let pending = text { output.append(contentsOf: ICUMessage.quote(pending, inPlural: false, followed: false).utf8) }
+        if let pending = text { ICUMessage.appendUTF8(ICUMessage.quote(pending, inPlural: false, followed: false), to: &output) }
         return String(decoding: output, as: UTF8.self)
     }
 
