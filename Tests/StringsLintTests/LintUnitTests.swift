@@ -196,6 +196,22 @@ import Testing
         }
     }
 
+    @Test func findingsSortForTheReportStably() {
+        func finding(_ file: String, _ line: Int, _ check: LintCheck, _ message: String, key: String) -> LintFinding {
+            LintFinding(check: check, severity: .error, file: file, position: SourcePosition(line: line, column: 1), locale: "de",
+                        key: key, message: message, subject: nil)
+        }
+        // By file, line, check code (`argument-mismatch` before `whitespace`), message; the three equal in all four
+        // keep the order they were given in (keys c, a, b).
+        let given = [
+            finding("de.json", 2, .whitespace, "m", key: "late"), finding("de.json", 1, .whitespace, "same", key: "c"),
+            finding("de.json", 1, .whitespace, "same", key: "a"), finding("ar.json", 9, .whitespace, "z", key: "first"),
+            finding("de.json", 1, .argumentMismatch, "z", key: "check"), finding("de.json", 1, .whitespace, "same", key: "b"),
+            finding("de.json", 1, .whitespace, "earlier", key: "message"),
+        ]
+        #expect(given.sortedForReport().map { $0.key ?? "" } == ["first", "check", "message", "c", "a", "b", "late"])
+    }
+
     @Test func missingSourceIsNotAFinding() {
         #expect(throws: LintError.missingSource(tag: "en")) {
             try Linter().lint([CatalogInput(name: "de.json", bytes: Array("{}".utf8))])

@@ -120,7 +120,7 @@ extension Linter {
             let prefix = fileName(scope)
             findings.removeAll { !($0.file == prefix || $0.file.hasPrefix(prefix.hasSuffix("/") ? prefix : prefix + "/")) }
         }
-        return findings.sorted(by: LintFinding.reportOrder)
+        return findings.sortedForReport()
     }
 
     /// The content as the catalogs lookd would write (`en.json`, then `TAG.json` per locale), handed over as
