@@ -15,6 +15,8 @@ struct CatalogChecks {
     /// one `lint-xliff` bench file, callgrind, 2 Dec 2026).
     private let checksCJKSpacing: Bool
     private let checksSuffixes: Bool
+    /// The single typed arguments this catalog's tag has had checked (`MessageFormatValidation.Memo`).
+    private var validated = MessageFormatValidation.Memo()
 
     init(emitter: Emitter, source: SourceCatalog, isSource: Bool) {
         self.emitter = emitter
@@ -97,7 +99,7 @@ struct CatalogChecks {
         }
         if pattern.needsMessageFormatValidation,
            let failure = MessageFormatValidation.error(pattern: entry.message, structure: pattern,
-                                                       tag: plurals == nil ? "und" : emitter.locale) {
+                                                       tag: plurals == nil ? "und" : emitter.locale, memo: &validated) {
             emitter.emit(.syntaxError, at: value.position(ofScalar: failure.offset), key: key,
                          "'\(key)' is not valid MessageFormat: \(Self.describe(failure.name)) (ICU: \(failure.name))",
                          subject: failure.name)
@@ -275,6 +277,6 @@ struct CatalogChecks {
         if mine == .none, theirs == .fullStop, TextChecks.optionalFullStop.contains(language) { return }
         emitter.emit(.endPunctuation, at: entry.value.position(ofScalar: max(0, entry.value.scalarCount - 1)), key: entry.key,
                      "'\(entry.key)' ends with \(mine == .none ? "no punctuation" : mine.rawValue) but the source ends with \(theirs == .none ? "no punctuation" : theirs.rawValue)",
-                     subject: "\(theirs)->\(mine)")
+                     subject: theirs.caseName + "->" + mine.caseName)
     }
 }

@@ -84,7 +84,7 @@ struct CatalogDocument: Sendable {
         self.entries.reserveCapacity(entries.count)
         for entry in entries {
             guard keys.insert(entry.key).inserted, entry.maxLength.map({ (0..<1_000_000_000).contains($0) }) ?? true else { return nil }
-            let value = JSONStringToken(value: entry.message, quote: .start, scalarPositions: nil, scalarCount: entry.message.unicodeScalarCount)
+            let value = JSONStringToken(value: entry.message, quote: .start, scalarPositions: nil, scalarCount: nil)
             self.entries.append(Entry(key: entry.key, keyPosition: .start, value: value, maxLength: entry.maxLength))
         }
     }

@@ -74,3 +74,13 @@ public struct LintFinding: Sendable, Hashable {
         return lhs.message < rhs.message
     }
 }
+
+extension Array where Element == LintFinding {
+    /// The findings in `LintFinding.reportOrder`, findings that order as equal kept in the order given (a stable
+    /// sort), by sorting their indices: the merge sort moving the findings themselves copied, retained and released
+    /// their five strings at every move (the two sorts of `lookd lint` on one `lint-xliff` bench file took 7.1 of its
+    /// 259 million instructions, callgrind, 3 Dec 2026).
+    func sortedForReport() -> [LintFinding] {
+        indices.sorted { LintFinding.reportOrder(self[$0], self[$1]) }.map { self[$0] }
+    }
+}

@@ -115,7 +115,7 @@ public struct Linter: Sendable {
         } else {
             for index in catalogs.indices { check(index) }
         }
-        return results.withLock { $0 }.flatMap { $0 }.sorted(by: LintFinding.reportOrder)
+        return results.withLock { $0 }.flatMap { $0 }.sortedForReport()
     }
 
     private func checkName(name: String, tag: String, allowed: Set<String>, emitter: inout Emitter) {

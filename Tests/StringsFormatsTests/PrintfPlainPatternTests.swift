@@ -30,6 +30,11 @@ import Testing
         #expect(try Self.pattern("It's {braced} %@", source: "%@") == "It's '{'braced'}' {arg1}")
         #expect(try Self.pattern("Bob's '%@'", source: "%@") == "Bob's ''{arg1}'")
         #expect(try Self.pattern("''%@", source: "%@") == "''''{arg1}")
+        // A text of its own (no arguments: `%` is a percent sign) is quoted the same; an apostrophe at its end
+        // is followed by nothing and stays single.
+        #expect(try Self.pattern("Klammern {so} und 's, 100%", source: "Braces") == "Klammern '{'so'}' und 's, 100%")
+        #expect(try Self.pattern("Rock 'n' roll'", source: "Music") == "Rock 'n' roll'")
+        #expect(try Self.pattern("''{x}", source: "Quotes") == "'''''{'x'}'")
     }
 
     @Test("a plural, or a count outside one, is left to the ICU message path")

@@ -14,5 +14,11 @@ import Testing
         // A substring copied out is searched the same way.
         #expect(String("x{".dropFirst()).containsUTF8(where: brace))
         #expect("50%".containsUTF8(UInt8(ascii: "%")))
+        #expect(!"".containsUTF8(UInt8(ascii: "%")))
+        #expect(!"50 percent".containsUTF8(UInt8(ascii: "%")))
+        // A string too long to be stored inline, with the byte last, then without it; ü's second byte (0xBC).
+        #expect((String(repeating: "a", count: 100) + "|").containsUTF8(UInt8(ascii: "|")))
+        #expect(!String(repeating: "a", count: 100).containsUTF8(UInt8(ascii: "|")))
+        #expect("Grüße".containsUTF8(0xBC))
     }
 }

@@ -31,6 +31,7 @@ import Testing
         "{arg1, number, integer} neue Nachrichten in 17",
         "{arg1, number} MB von 4, 50% fertig — {arg2}",
         "Grüße 👋🏽 {n, number}{n, number, integer}{n}",
+        "{arg9} {arg10} {arg0} {args} {Arg2} {arg2}",
     ]
 
     /// Text with simple `{name}` arguments only is read without ICU: the same arguments (name, type, offset in code

@@ -43,6 +43,32 @@ import Testing
         #expect(try lintInline(["en": source, "de": #"{"k": "Gesamt: {n, number, integer}"}"#]).isEmpty)
     }
 
+    @Test func oneCatalogsRepeatedTypedArgumentsAreEachChecked() throws {
+        // The same bad skeleton in two messages and the same good style in two: each bad one is reported, at its
+        // argument (column 17 of each line: `{"a": "Gesamt: {` is 16 columns), whatever was checked before it.
+        let source = #"{"a": "Total: {n, number}", "b": "Total: {n, number}", "c": "Total: {n, number}", "d": "Total: {n, number}"}"#
+        let translation = """
+            {"a": "Gesamt: {n, number, ::bogus-skeleton}",
+             "b": "Gesamt: {n, number, integer}",
+             "c": "Gesamt: {n, number, ::bogus-skeleton}",
+             "d": "Gesamt: {n, number, integer}"}
+            """
+        let findings = try lintInline(["en": source, "de": translation]).filter { $0.check == .syntaxError }
+        #expect(findings.map(\.key) == ["a", "c"])
+        #expect(findings.map(\.position) == [SourcePosition(line: 1, column: 17), SourcePosition(line: 3, column: 17)])
+    }
+
+    @Test func aValueBuiltInMemoryCountsItsScalarsWhenAsked() {
+        // G r ü ß e, a space, 👋 and its skin-tone modifier: 8 scalars; the position past the end is the closing
+        // quote's, 1 + 8 columns after the opening one.
+        let token = JSONStringToken(value: "Grüße 👋🏽", quote: SourcePosition(line: 3, column: 5), scalarPositions: nil, scalarCount: nil)
+        #expect(token.scalarCount == 8)
+        #expect(token.position(ofScalar: 100) == SourcePosition(line: 3, column: 14))
+        #expect(token.position(ofScalar: 7) == SourcePosition(line: 3, column: 13))
+        #expect(token.contentStart == SourcePosition(line: 3, column: 6))
+        #expect(token.position(ofScalar: -2) == SourcePosition(line: 3, column: 6))
+    }
+
     @Test func invalidUTF8() {
         for bytes: [UInt8] in [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xFF]] {
             let all = [UInt8(ascii: "a")] + bytes
@@ -128,6 +154,62 @@ import Testing
         #expect(try lintInline(["en": source, "th": #"{"a": "เสร็จแล้ว", "b": "แน่ใจไหม?", "c": "รอสักครู่…"}"#]).isEmpty)
         let wrong = try lintInline(["en": source, "de": #"{"a": "Fertig!", "b": "Sicher?", "c": "Moment…"}"#])
         #expect(wrong.map(\.check) == [.endPunctuation])
+        // The subject names the source's ending, then the translation's, by their case names.
+        #expect(wrong.map(\.subject) == ["fullStop->exclamation"])
+        let more = try lintInline(["en": #"{"a": "Done", "b": "Wait…", "c": "Note:", "d": "Sure?"}"#,
+                                   "de": #"{"a": "Fertig?", "b": "Moment.", "c": "Hinweis", "d": "Sicher!"}"#])
+        #expect(more.compactMap(\.subject).sorted() == ["colon->none", "ellipsis->fullStop", "none->question", "question->exclamation"])
+    }
+
+    @Test func finalPunctuationAndEdgesFromTheLastScalar() {
+        // Worked out by hand: trailing whitespace and closing quotes or brackets are skipped; `...` is an ellipsis,
+        // `..` a full stop; Greek's question mark is `;`.
+        let cases: [(String, String, TextChecks.FinalPunctuation)] = [
+            ("Done.", "de", .fullStop), ("Wait...", "de", .ellipsis), ("Wait..", "de", .fullStop), ("…", "de", .ellipsis),
+            ("Sure?", "de", .question), ("Τι;", "el", .question), ("Was;", "de", .none), ("Hi!", "de", .exclamation),
+            ("Note:", "de", .colon), ("Say \"hi.\")", "de", .fullStop), ("Done. ", "de", .fullStop), ("完了。", "ja", .fullStop),
+            ("ok", "de", .none), ("", "de", .none), ("a\u{7}", "de", .none), ("(Ja!)", "de", .exclamation), ("50 %", "de", .none),
+        ]
+        for (text, language, expected) in cases {
+            #expect(TextChecks.finalPunctuation(text, language: language) == expected, "\(text)")
+        }
+        #expect(TextChecks.edgeWhitespace(" a") == TextChecks.Edges(leading: true, trailing: false))
+        #expect(TextChecks.edgeWhitespace("a\t") == TextChecks.Edges(leading: false, trailing: true))
+        #expect(TextChecks.edgeWhitespace("über ") == TextChecks.Edges(leading: false, trailing: true))
+        #expect(TextChecks.edgeWhitespace("\u{3000}x\u{A0}") == TextChecks.Edges(leading: true, trailing: true))
+        #expect(TextChecks.edgeWhitespace("") == TextChecks.Edges(leading: false, trailing: false))
+    }
+
+    @Test func controlsAndBidiControlsAreFoundInAnyWordOfTheBytes() {
+        // Worked out by hand from the bytes: C0 controls (tab and newline too), DEL, C1 (C2 80…C2 9F) and the bidi
+        // embeddings, overrides and isolates (E2 80 AA…AE, E2 81 A6…A9) are found wherever they fall among eight-byte
+        // words; a no-break space (C2 A0), U+2070 (E2 81 B0) and plain text are not.
+        let filler = "abcdefgh"
+        for control in ["\u{0}", "\t", "\n", "\u{1F}", "\u{7F}", "\u{85}", "\u{9F}", "\u{202A}", "\u{202E}", "\u{2066}", "\u{2069}"] {
+            for before in 0...17 {
+                let text = String(filler.prefix(before % 8)) + String(repeating: filler, count: before / 8) + control + filler + filler
+                #expect(TextChecks.mayHaveControlOrBidi(text), "\(before) \(control.unicodeScalars.first!.value)")
+            }
+        }
+        for clean in ["", "Open settings number 0.", String(repeating: "Grüße ~ ", count: 4), "50\u{A0}% \u{2070} \u{202F}", String(repeating: "}", count: 17)] {
+            #expect(!TextChecks.mayHaveControlOrBidi(clean), "\(clean)")
+        }
+    }
+
+    @Test func findingsSortForTheReportStably() {
+        func finding(_ file: String, _ line: Int, _ check: LintCheck, _ message: String, key: String) -> LintFinding {
+            LintFinding(check: check, severity: .error, file: file, position: SourcePosition(line: line, column: 1), locale: "de",
+                        key: key, message: message, subject: nil)
+        }
+        // By file, line, check code (`argument-mismatch` before `whitespace`), message; the three equal in all four
+        // keep the order they were given in (keys c, a, b).
+        let given = [
+            finding("de.json", 2, .whitespace, "m", key: "late"), finding("de.json", 1, .whitespace, "same", key: "c"),
+            finding("de.json", 1, .whitespace, "same", key: "a"), finding("ar.json", 9, .whitespace, "z", key: "first"),
+            finding("de.json", 1, .argumentMismatch, "z", key: "check"), finding("de.json", 1, .whitespace, "same", key: "b"),
+            finding("de.json", 1, .whitespace, "earlier", key: "message"),
+        ]
+        #expect(given.sortedForReport().map { $0.key ?? "" } == ["first", "check", "message", "c", "a", "b", "late"])
     }
 
     @Test func missingSourceIsNotAFinding() {

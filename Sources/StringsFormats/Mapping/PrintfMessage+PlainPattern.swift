@@ -9,19 +9,22 @@ extension PrintfMessage {
     /// takes 16, and the run 324 (callgrind, 2 Dec 2026).
     func plainPattern(legend: ArgumentLegend, locale: CatalogLocale, key: String) throws -> String? {
         guard plurals.isEmpty else { return nil }
+        // A message of one text (a string without arguments) is that text quoted, returned as it is when nothing
+        // needs quoting: no buffer written and decoded again.
+        if template.count == 1, case .text(let only) = template[0] { return ICUMessage.quote(only, inPlural: false, followed: false) }
         var output: [UInt8] = []
         output.reserveCapacity(64)
         var text: String?
         for piece in template {
             switch piece {
             case .text(let more):
-                text = (text ?? "") + more
+                text = text.map { $0 + more } ?? more
             case .argument(let number):
                 guard number >= 1, number <= legend.entries.count else {
                     throw ConversionError(key: key, locale: locale.identifier, reason: "argument \(number) is not in the source message")
                 }
                 if let pending = text {
-                    output.append(contentsOf: ICUMessage.quote(pending, inPlural: false, followed: true).utf8)
+                    ICUMessage.appendUTF8(ICUMessage.quote(pending, inPlural: false, followed: true), to: &output)
                     text = nil
                 }
                 let entry = legend.entries[number - 1]
@@ -30,7 +33,16 @@ extension PrintfMessage {
                 return nil
             }
         }
-        if let pending = text { output.append(contentsOf: ICUMessage.quote(pending, inPlural: false, followed: false).utf8) }
+        if let pending = text { ICUMessage.appendUTF8(ICUMessage.quote(pending, inPlural: false, followed: false), to: &output) }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The ICU pattern of a message whose source has no plural (so no `=0` branch to keep, `ZeroCaseRule`):
+    /// `plainPattern` when the message is text and arguments only, else the pattern of `icuMessage` — what
+    /// `PrintfCatalog` writes for such a unit. Throws the same `ConversionError` for an argument the legend does
+    /// not have.
+    func icuPattern(legend: ArgumentLegend, locale: CatalogLocale, key: String) throws -> String {
+        if let plain = try plainPattern(legend: legend, locale: locale, key: key) { return plain }
+        return try icuMessage(legend: legend, locale: locale, sourceExactZero: [], key: key).pattern
     }
 }

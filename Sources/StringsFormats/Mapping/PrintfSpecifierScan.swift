@@ -24,7 +24,9 @@ enum PrintfSpecifierScan {
                     continue
                 }
                 // Java's %n is a line separator, not an argument.
-                if PrintfSpecifier.read(bytes, at: index)?.category == .newline { continue }
+                // Read once here, again below only for a `N$` specification (as in `PrintfDialect.parse`).
+                let atPercent = PrintfSpecifier.read(bytes, at: index)
+                if atPercent?.category == .newline { continue }
                 // The number before a `$`: digits as Unicode reads them (`numericType`), as this scan always has.
                 var digitsEnd = index
                 while digitsEnd < bytes.count {
@@ -40,7 +42,7 @@ enum PrintfSpecifierScan {
                     && bytes[index] != UInt8(ascii: "0")
                 let conversion = positional ? digitsEnd + 1 : index
                 // A `%` that starts no specification ("100% accurate") is a percent sign, not an argument.
-                guard let specifier = PrintfSpecifier.read(bytes, at: conversion) else { continue }
+                guard let specifier = conversion == index ? atPercent : PrintfSpecifier.read(bytes, at: conversion) else { continue }
                 var number = sequential
                 if positional {
                     number = Int(String(decoding: bytes[index..<digitsEnd], as: UTF8.self)) ?? sequential

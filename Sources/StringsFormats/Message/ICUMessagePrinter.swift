@@ -17,7 +17,7 @@ extension ICUMessage {
             switch node {
             case .text(let text):
                 let followed = position < nodes.count - 1 || closes
-                output.append(contentsOf: Self.quote(text, inPlural: inPlural, followed: followed).utf8)
+                Self.appendUTF8(Self.quote(text, inPlural: inPlural, followed: followed), to: &output)
             case .argument(let name, let type, let style):
                 Self.writeArgument(name: name, type: type, style: style, into: &output)
             case .pound:
@@ -41,16 +41,24 @@ extension ICUMessage {
     /// `{name}`, `{name, type}` or `{name, type, style}`.
     static func writeArgument(name: String, type: String?, style: String?, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
-        output.append(contentsOf: name.utf8)
+        appendUTF8(name, to: &output)
         if let type {
-            output.append(contentsOf: ", ".utf8)
-            output.append(contentsOf: type.utf8)
+            output.append(UInt8(ascii: ","))
+            output.append(UInt8(ascii: " "))
+            appendUTF8(type, to: &output)
         }
         if let style {
-            output.append(contentsOf: ", ".utf8)
-            output.append(contentsOf: style.utf8)
+            output.append(UInt8(ascii: ","))
+            output.append(UInt8(ascii: " "))
+            appendUTF8(style, to: &output)
         }
         output.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends the UTF-8 of `text` from its contiguous bytes, one copy: appending `text.utf8` as a sequence took
+    /// 3.5 of the 260 million instructions of `lookd lint` on one `lint-xliff` bench file (callgrind, 3 Dec 2026).
+    static func appendUTF8(_ text: String, to output: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil { output.append(contentsOf: text.utf8) }
     }
 
     /// Literal text as MessageFormat text. `followed`: a `{`, `#` or `}` comes right after it.

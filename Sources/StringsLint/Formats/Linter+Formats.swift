@@ -60,7 +60,7 @@ extension Linter {
         for locale in reading.content.locales.map(\.identifier) where locale != source {
             // Looked for only when there is something to say (a scan of every place, 2.3% of the `lint-xliff` bench's lint time).
             var place: FormatLintReading.Place {
-                reading.localeFiles[locale] ?? reading.places.filter { $0.key.hasPrefix(locale + "\u{0}") }.values.min { $0.position < $1.position }
+                reading.localeFiles[locale] ?? reading.places.filter { $0.key.locale == locale }.values.min { $0.position < $1.position }
                     ?? .init(file: nil, position: .start)
             }
             if let allowed = configuration.locales, !allowed.contains(locale) {
@@ -120,7 +120,7 @@ extension Linter {
             let prefix = fileName(scope)
             findings.removeAll { !($0.file == prefix || $0.file.hasPrefix(prefix.hasSuffix("/") ? prefix : prefix + "/")) }
         }
-        return findings.sorted(by: LintFinding.reportOrder)
+        return findings.sortedForReport()
     }
 
     /// The content as the catalogs lookd would write (`en.json`, then `TAG.json` per locale), handed over as

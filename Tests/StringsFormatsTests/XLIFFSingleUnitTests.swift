@@ -1,0 +1,42 @@
+import Strings
+import Testing
+@testable import StringsFormats
+
+/// The strings of an Xcode export that are no plural's (one `<trans-unit>` each) read as catalog entries straight
+/// from their printf pieces. Expected patterns and problems worked out by hand from Apple's printf specifiers (`%@`
+/// an object, `%lld` an integer) and ICU MessageFormat: a unit whose English cannot be read has no source entry and
+/// is reported twice (what is wrong, then that it has no English), after every unit's reading problems; a
+/// translation that cannot be read is left out and its English kept; an untranslated target is not a translation.
+@Suite(.timeLimit(.minutes(10))) struct XLIFFSingleUnitTests {
+    static let xliff = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+        <file original="App/Localizable.xcstrings" source-language="en" target-language="de" datatype="plaintext">
+        <header><tool tool-id="com.apple.dt.xcode" tool-name="Xcode" tool-version="15.2" build-num="15C500b"/></header>
+        <body>
+        <trans-unit id="liked" xml:space="preserve"><source>%@ liked your post</source><target state="translated">%@ mag deinen Beitrag</target><note>Shown in the feed</note></trans-unit>
+        <trans-unit id="sure" xml:space="preserve"><source>%@ is 100% ☺</source><target state="translated">%@ ist 100% ☺</target></trans-unit>
+        <trans-unit id="new" xml:space="preserve" maxwidth="30"><source>%lld new messages</source><target state="translated">%@ neue Nachrichten</target></trans-unit>
+        <trans-unit id="braces" xml:space="preserve"><source>{%1$@} and %2$@'s</source><target state="needs-translation">{%1$@} und %2$@s</target></trans-unit>
+        </body>
+        </file>
+        </xliff>
+        """
+
+    @Test func singleUnitsBecomeEntriesAndProblems() throws {
+        let (content, problems) = try XLIFFDocument(bytes: Array(Self.xliff.utf8)).contentSkippingProblems()
+        #expect(content.source.map(\.key) == ["liked", "new", "braces"])
+        #expect(content.source.map(\.message) == ["{arg1} liked your post", "{arg1, number, integer} new messages", "'{'{arg1}'}' and {arg2}'s"])
+        #expect(content.source.map(\.description) == ["Shown in the feed", nil, nil])
+        #expect(content.source.map(\.maxLength) == [nil, 30, nil])
+        let german = content.translations[CatalogLocale(tag: "de")!] ?? []
+        #expect(german.map(\.key) == ["liked"])
+        #expect(german.map(\.pattern) == ["{arg1} mag deinen Beitrag"])
+        #expect(problems.map { "\($0.key ?? "-") \($0.locale ?? "-") \($0.kind)" } == ["sure en syntax", "new de argumentType", "sure - unknownKey"])
+        #expect(problems.map(\.reason) == [
+            "malformed specifier '% ' (a percent sign is '%%' in a string with arguments)",
+            "argument 1 is written '%@', the source passes it as '%lld'",
+            "no English (source) text",
+        ])
+    }
+}
