@@ -283,6 +283,14 @@ struct ResponseCacheTests {
         let rolledBack = try app.send("GET", prefix + "ja")
         #expect(app.answered[0] == before + 1 && rolledBack.json["version"] as? Int == 3)
         #expect((rolledBack.json["dashboard"] as? [String: Any])?["corners"] as? String == "square")
+        // A draft's publish too: version 4.
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look/draft", [("If-None-Match", "*")], body: json(["corners": "soft"])).status == 201)
+        let published = try app.send("POST", "/v1/apps/\(key)/look/draft/publish", [("If-Match", "\"v3\""), ("Authorization", "Bearer \(adminToken)")])
+        #expect(published.status == 200)
+        #expect(eventually(within: 30) { app.table.usage.entries == languages }, "every language of v4 prefilled")
+        let fromDraft = try app.send("GET", prefix + "ar")
+        #expect(app.answered[0] == before + 2 && fromDraft.json["version"] as? Int == 4)
+        #expect((fromDraft.json["dashboard"] as? [String: Any])?["corners"] as? String == "soft")
     }
 
     @Test func aPrefillRacingANewerPublishPutsNothingOfTheOlderVersion() throws {

@@ -3,7 +3,8 @@ import Locking
 import Strings
 
 /// The SDK fetch's responses in the engine's response cache (`EngineResponseCache`): the fetch route puts the look
-/// service's responses (`CachedLook`) there as prepared 200s and 304s tagged with their app key, and the look cache
+/// service's responses (`CachedLook`) there as prepared 200s and 304s tagged with their app key (and a publish here
+/// puts its version's every language after answering: `prefill`), and the look cache
 /// keeps them coherent through this type (a `DerivedLookCache`: an invalidation of an app purges the entries tagged
 /// with its key; a revalidation checks every app filled). The look service knows nothing of it. Thread-safe.
 final class LookResponseCache: DerivedLookCache {
