@@ -27,6 +27,9 @@ enum HTTPBench {
     /// `HTTP_BENCH_SCENARIOS=keep-alive;keep-alive, routes`: only the scenarios named (separated by `;`); the
     /// 1,000-connection and spread runs only when named too (`keep-alive, 1,000 connections`, `spread`); unset, everything.
     static let only: Set<String>? = ProcessInfo.processInfo.environment["HTTP_BENCH_SCENARIOS"].map { Set($0.split(separator: ";").map(String.init)) }
+    /// `HTTP_BENCH_PREFILL=off`: lookd runs with `--no-prefill`, so the spread's cold first pass fills each app version
+    /// itself on its first fetch, as a restarted daemon's first pass does; unset, a publish prefills (the default).
+    static let prefill = ProcessInfo.processInfo.environment["HTTP_BENCH_PREFILL"] != "off"
     static let token = "bench-admin-token-5d1c0e9a77"
     static let languages = ["ar", "bn", "bg", "ca", "zh-Hans", "zh-Hant", "zh-HK", "hr", "cs", "da", "nl", "en", "fi", "fr", "fr-CA", "de",
                             "el", "gu", "he", "hi", "hu", "id", "it", "ja", "kn", "ko", "ms", "ml", "mr", "nb", "or", "fa", "pl", "pt-BR",
@@ -48,7 +51,7 @@ enum HTTPBench {
         // default, 110-odd bytes) are stripped before the device anyway (docs/http-api.md, "Purge keys").
         daemon.arguments = ["serve", "--listen", "127.0.0.1:0", "--data", work + "/data", "--admin-token-file", work + "/token",
                             "--access-log", "off", "--threads", "2", "--max-connections", "4096", "--max-connections-per-ip", "4096",
-                            "--no-purge-keys"]
+                            "--no-purge-keys"] + (prefill ? [] : ["--no-prefill"])
         let errorLog = work + "/lookd.err"
         _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
         daemon.standardError = FileHandle(forWritingAtPath: errorLog)
@@ -182,8 +185,11 @@ enum HTTPBench {
         try luaScript(keys: work + "/keys.txt", languages: work + "/langs.txt").write(toFile: work + "/spread.lua", atomically: true, encoding: .utf8)
         try luaScript(keys: work + "/key.txt", languages: work + "/lang.txt").write(toFile: work + "/pinned.lua", atomically: true, encoding: .utf8)
         // The first pass is cold: most of the 150,000 (app, language) pairs are requested for the first time since the
-        // daemon started, so each first request builds its language on the Swift path. The next passes find them in
+        // daemon started, so (with --no-prefill, or after a restart) each first request builds its language on the Swift
+        // path; with prefill, each publish has put them. The next passes find them in
         // the response cache (every language of an app sharing its version's bytes). Pinned runs interleave with both.
+        // With prefill (the default) every publish put its version's languages there already; with --no-prefill none.
+        let heldBefore = responseCacheHeld(port: port)
         let cold = try runWrk(wrk, "http://127.0.0.1:\(port)/", ["-s", work + "/spread.lua"])
         var spread: [WrkResult] = [], pinned: [WrkResult] = []
         pinned.append(try runWrk(wrk, "http://127.0.0.1:\(port)/", ["-s", work + "/pinned.lua"]))
@@ -195,15 +201,24 @@ enum HTTPBench {
         print("spread: \(apps) apps × \(languages.count) languages at random; pinned: the same script on one app and language")
         print("  pinned to one                  \(formatRate(pinnedRate)) p99 \(pinned.map(\.p99).joined(separator: "/"))")
         print("  spread, first pass (cold)      \(formatRate(cold.rate)) p99 \(cold.p99)   "
-              + String(format: "ratio %.2f× of pinned (target ≥ 0.9×; each pair's first request builds its language)", cold.rate / pinnedRate))
+              + String(format: "ratio %.2f× of pinned (target ≥ 0.9×; ", cold.rate / pinnedRate)
+              + (prefill ? "each version's languages prefilled by its publish)" : "each pair's first request builds its language)"))
         print("  spread, next passes            \(formatRate(spreadRate)) p99 \(spread.map(\.p99).joined(separator: "/"))   "
               + String(format: "ratio %.2f× of pinned (target ≥ 0.9×)", spreadRate / pinnedRate))
-        let table = (try? request(port: port, "GET /metrics", headers: [], body: nil)).map { String(decoding: $0.body, as: UTF8.self) } ?? ""
-        let held = table.split(separator: "\n").filter { $0.hasPrefix("lookd_response_cache_") }.joined(separator: ", ")
-        print("  response cache after the passes: \(held)")
+        print("  response cache before the first pass: \(heldBefore); after the passes: \(responseCacheHeld(port: port))")
         spread.append(cold)
         let errors = (ours + theirs + spread + pinned).map(\.errors).reduce(0, +)
         if errors > 0 { print("wrk socket errors / non-2xx-3xx responses: \(errors)") }
+    }
+
+    /// The response cache's gauges and the look cache's counters from lookd's /metrics (`lookd_response_cache_entries N,
+    /// lookd_response_cache_bytes N, lookd_look_cache_hits_total N, lookd_look_cache_misses_total N`: the last two count
+    /// the fetches the routes answered, not the engine).
+    static func responseCacheHeld(port: UInt16) -> String {
+        let table = (try? request(port: port, "GET /metrics", headers: [], body: nil)).map { String(decoding: $0.body, as: UTF8.self) } ?? ""
+        return table.split(separator: "\n").filter {
+            $0.hasPrefix("lookd_response_cache_") || $0.hasPrefix("lookd_look_cache_hits_total") || $0.hasPrefix("lookd_look_cache_misses_total")
+        }.joined(separator: ", ")
     }
 
     /// The dashboard layer every bench app publishes: every field a team sets, a localized text and a topic of its own.
@@ -232,7 +247,8 @@ enum HTTPBench {
         }
         let publishSeconds = seconds(clock.now - start)
         guard failures.value == 0 else { throw BenchError("\(failures.value) publishes failed") }
-        print("published \(apps) apps in \(String(format: "%.1f", publishSeconds)) s (\(Int(Double(apps) / publishSeconds))/s, each fsynced before its 201)")
+        print("published \(apps) apps in \(String(format: "%.1f", publishSeconds)) s (\(Int(Double(apps) / publishSeconds))/s, each fsynced before its 201; "
+              + (prefill ? "each version's languages prefilled after its answer)" : "--no-prefill: nothing prefilled, as after a restart)"))
         return keys
     }
 

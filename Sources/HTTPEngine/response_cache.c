@@ -480,6 +480,10 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
     return kept;
 }
 
+void he_response_cache_refuse_puts(he_response_cache *cache) {
+    atomic_fetch_add_explicit(&cache->generation, 1, memory_order_acq_rel);
+}
+
 void he_response_cache_purge(he_response_cache *cache, const char *tag, size_t tag_len) {
     atomic_fetch_add_explicit(&cache->generation, 1, memory_order_acq_rel);
     for (int i = 0; i < SHARDS; i++) {

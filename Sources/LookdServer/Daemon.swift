@@ -42,6 +42,10 @@ public struct DaemonConfiguration: Sendable {
     /// Send `Surrogate-Key` and `Cache-Tag` (the app key) on the SDK fetch's answers, for a CDN in front that purges by
     /// key (default); `--no-purge-keys` sets it false and they are not sent.
     public var purgeKeys = true
+    /// Prefill the engine's response cache on a publish here: after its answer, the new version's every language is
+    /// built and put on the publish's worker, so that its first fetches are the engine's (default); `--no-prefill` sets
+    /// it false and each version's first fetch fills them instead (as after a restart).
+    public var prefill = true
 
     public init() {}
 }
@@ -74,7 +78,7 @@ public final class Daemon: Sendable {
         let responseCache = LookResponseCache(engine: engineCache, localizer: localizer)
         services = AppServices(store: store, metrics: metrics, limits: configuration.limits, auth: auth, localizer: localizer,
                                derived: responseCache, feed: feed, webhooks: webhooks)
-        server = Server(router: Routes.router(services, responseCache: responseCache), limits: configuration.limits, metrics: metrics,
+        server = Server(router: Routes.router(services, responseCache: responseCache, prefill: configuration.prefill), limits: configuration.limits, metrics: metrics,
                         accessLog: accessLog, responseCache: engineCache, fetchOptions: LookResponse.Options(purgeKeys: configuration.purgeKeys))
         self.configuration = configuration
     }

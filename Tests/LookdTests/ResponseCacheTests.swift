@@ -17,7 +17,9 @@ struct ResponseCacheTests {
         let server: Server
         let port: UInt16
 
-        init(capacityBytes: Int = 8 << 20, fetchOptions: LookResponse.Options = LookResponse.Options()) throws {
+        /// `prefill`: a publish prefills the cache after answering (the daemon's default; off here, so that a test sees
+        /// the fetch's own fill unless it asks).
+        init(capacityBytes: Int = 8 << 20, fetchOptions: LookResponse.Options = LookResponse.Options(), prefill: Bool = false) throws {
             table = EngineResponseCache(capacityBytes: capacityBytes, labels: ["/v1/apps/{appKey}/look"], bounds: Metrics.buckets)
             directory = try TemporaryDirectory()
             let store = try SQLiteLookStore(directory: directory.path + "/data", busyTimeoutMilliseconds: 5000)
@@ -28,7 +30,7 @@ struct ResponseCacheTests {
             responseCache = LookResponseCache(engine: table, localizer: InProcessApp.localizer)
             services = AppServices(store: store, metrics: metrics, limits: limits, auth: AdminAuth(token: adminToken),
                                    localizer: InProcessApp.localizer, derived: responseCache)
-            server = Server(router: Routes.router(services, responseCache: responseCache), limits: limits, metrics: metrics,
+            server = Server(router: Routes.router(services, responseCache: responseCache, prefill: prefill), limits: limits, metrics: metrics,
                             accessLog: try AccessLog(destination: "off"), responseCache: table, fetchOptions: fetchOptions)
             port = try server.start(host: "127.0.0.1", port: 0)
         }
@@ -249,5 +251,168 @@ struct ResponseCacheTests {
             }
         }
         #expect(app.answered[0] > 0)
+    }
+
+    // MARK: Prefill on publish
+
+    @Test func aPublishPrefillsEveryLanguageAfterItsAnswerSoEachFirstFetchIsTheEnginesWithTheRoutesBytes() throws {
+        let app = try Fixture(prefill: true)
+        let key = newKey()
+        let prefix = "/v1/apps/\(key)/look?lang="
+        let languages = app.responseCache.languages.count
+        for (version, corners) in [(1, "square"), (2, "round")] {
+            let precondition = version == 1 ? ("If-None-Match", "*") : ("If-Match", "\"v1\"")
+            #expect(try app.send("PUT", "/v1/apps/\(key)/look", [precondition], body: json(["corners": corners])).status == (version == 1 ? 201 : 200))
+            // The publish dropped the app's entries before answering; its prefill puts the new version's, on a worker.
+            #expect(eventually(within: 30) { app.table.usage.entries == languages }, "every language of v\(version) prefilled")
+            let before = app.answered[0]
+            for (index, lang) in ["de", "ar", "ja", "pt-BR", "zh-Hant"].enumerated() {
+                let engine = try app.send("GET", prefix + lang)
+                #expect(app.answered[0] == before + UInt64(index + 1), "\(lang) of v\(version) answered by the engine, the route never ran")
+                #expect(engine.json["version"] as? Int == version && engine.json["locale"] as? String == lang)
+                // The route's answer for the same language (Accept-Language: never the engine's): the same bytes and tag.
+                let route = try app.send("GET", "/v1/apps/\(key)/look", [("Accept-Language", lang)])
+                #expect(engine.body == route.body && engine.header("ETag") == route.header("ETag"), "\(lang)")
+            }
+        }
+        // A rollback publishes too: version 3 (version 1's layer) prefilled the same way.
+        let rollback = try app.send("POST", "/v1/apps/\(key)/look/rollback?to=1", [("If-Match", "\"v2\""), ("Authorization", "Bearer \(adminToken)")])
+        #expect(rollback.status == 201)
+        #expect(eventually(within: 30) { app.table.usage.entries == languages }, "every language of v3 prefilled")
+        let before = app.answered[0]
+        let rolledBack = try app.send("GET", prefix + "ja")
+        #expect(app.answered[0] == before + 1 && rolledBack.json["version"] as? Int == 3)
+        #expect((rolledBack.json["dashboard"] as? [String: Any])?["corners"] as? String == "square")
+        // A draft's publish too: version 4.
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look/draft", [("If-None-Match", "*")], body: json(["corners": "soft"])).status == 201)
+        let published = try app.send("POST", "/v1/apps/\(key)/look/draft/publish", [("If-Match", "\"v3\""), ("Authorization", "Bearer \(adminToken)")])
+        #expect(published.status == 200)
+        #expect(eventually(within: 30) { app.table.usage.entries == languages }, "every language of v4 prefilled")
+        let fromDraft = try app.send("GET", prefix + "ar")
+        #expect(app.answered[0] == before + 2 && fromDraft.json["version"] as? Int == 4)
+        #expect((fromDraft.json["dashboard"] as? [String: Any])?["corners"] as? String == "soft")
+    }
+
+    @Test func aPrefillRacingANewerPublishPutsNothingOfTheOlderVersion() throws {
+        let app = try Fixture()   // the test runs each prefill itself
+        let table = app.responseCache
+        func publish(_ key: String, _ precondition: (String, String), _ corners: String) throws -> Int {
+            try app.send("PUT", "/v1/apps/\(key)/look", [precondition], body: json(["corners": corners])).status
+        }
+        // A newer publish lands after the looks are built, before any is put: none is put.
+        let first = newKey()
+        #expect(try publish(first, ("If-None-Match", "*"), "square") == 201)
+        var raced = 0
+        let none = table.prefill(appKey: first, version: 1, label: 0, options: LookResponse.Options(), targetOf: { "/v1/apps/\(first)/look?lang=" + $0.identifier },
+                                 looks: { locales in
+                                     let built = (try? app.services.looks.prepare(appKey: first, version: 1, locales)) ?? []
+                                     raced = (try? publish(first, ("If-Match", "\"v1\""), "round")) ?? 0
+                                     return built
+                                 },
+                                 isCurrent: { app.services.looks.holds(appKey: first, version: 1) })
+        #expect(raced == 200 && none == 0 && app.table.usage.entries == 0)
+        // A newer publish lands between two puts (asked once before any put, then before each: the eleventh asking is
+        // the tenth put's, after it read its purge count): the nine put are purged by it, and nothing more is put.
+        let second = newKey()
+        #expect(try publish(second, ("If-None-Match", "*"), "square") == 201)
+        var asked = 0
+        let nine = table.prefill(appKey: second, version: 1, label: 0, options: LookResponse.Options(), targetOf: { "/v1/apps/\(second)/look?lang=" + $0.identifier },
+                                 looks: { (try? app.services.looks.prepare(appKey: second, version: 1, $0)) ?? [] },
+                                 isCurrent: {
+                                     asked += 1
+                                     if asked == 11 { raced = (try? publish(second, ("If-Match", "\"v1\""), "round")) ?? 0 }
+                                     return app.services.looks.holds(appKey: second, version: 1)
+                                 })
+        #expect(raced == 200 && nine == 9 && app.table.usage.entries == 0)
+        // Every language's fetch answers the second publish's look.
+        for key in [first, second] {
+            for lang in ["en", "de", "ar", "ja", "pt-BR"] {
+                let answer = try app.send("GET", "/v1/apps/\(key)/look?lang=\(lang)")
+                #expect(answer.json["version"] as? Int == 2 && answer.header("ETag")?.hasPrefix("\"v2-") == true, "\(lang)")
+            }
+        }
+    }
+
+    @Test func backToBackPublishesLeaveOnlyTheLastVersionsBytesServed() throws {
+        let app = try Fixture(prefill: true)
+        let key = newKey()
+        let prefix = "/v1/apps/\(key)/look?lang="
+        let rotation = ["de", "ar", "ja", "fr", "pt-BR", "en", "zh-Hant"]
+        var version = 0
+        func publish() throws {
+            let precondition = version == 0 ? ("If-None-Match", "*") : ("If-Match", "\"v\(version)\"")
+            let status = try app.send("PUT", "/v1/apps/\(key)/look", [precondition], body: json(["appName": "App \(version + 1)"])).status
+            #expect(status == (version == 0 ? 201 : 200))
+            version += 1
+        }
+        // Two publishes back to back, their prefills racing each other and the fetch after the second's answer.
+        for round in 0..<12 {
+            try publish()
+            try publish()
+            let lang = rotation[round % rotation.count]
+            let answer = try app.send("GET", prefix + lang)
+            #expect(answer.json["version"] as? Int == version && (answer.json["dashboard"] as? [String: Any])?["appName"] as? String == "App \(version)", "round \(round), \(lang)")
+        }
+        // Once the last version's prefill is in, every language is the engine's and of the last version.
+        try publish()
+        #expect(eventually(within: 30) { app.table.usage.entries == app.responseCache.languages.count })
+        let before = app.answered[0]
+        for locale in app.responseCache.languages {
+            let answer = try app.send("GET", prefix + locale.identifier)
+            #expect(answer.json["version"] as? Int == version && (answer.json["dashboard"] as? [String: Any])?["appName"] as? String == "App \(version)", "\(locale.identifier)")
+        }
+        #expect(app.answered[0] == before + UInt64(app.responseCache.languages.count))
+    }
+
+    @Test func aPrefillWithoutRoomPutsNothingAndTheFetchesStillAnswer() throws {
+        /// Prefills `key`'s version 1 in `app`'s cache, as a publish does after answering; returns the entries put.
+        func prefill(_ app: Fixture, _ key: String) -> Int {
+            app.responseCache.prefill(appKey: key, version: 1, label: 0, options: LookResponse.Options(), targetOf: { "/v1/apps/\(key)/look?lang=" + $0.identifier },
+                                      looks: { (try? app.services.looks.prepare(appKey: key, version: 1, $0)) ?? [] },
+                                      isCurrent: { app.services.looks.holds(appKey: key, version: 1) })
+        }
+        // Room for one app's every language (50 estimated at 1 KiB each: 51,200 bytes of 57,344), not for a second.
+        let app = try Fixture(capacityBytes: 56 << 10)
+        let (roomy, crowded) = (newKey(), newKey())
+        for key in [roomy, crowded] {
+            #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["corners": "square"])).status == 201)
+        }
+        #expect(prefill(app, roomy) == app.responseCache.languages.count)
+        let held = app.table.usage
+        #expect(held.entries > 0 && app.responseCache.heldVersions()?[roomy] == 1)
+        #expect(prefill(app, crowded) == 0)
+        #expect(app.table.usage.entries == held.entries && app.responseCache.heldVersions()?[crowded] == nil)
+        for lang in ["de", "ja"] {
+            let answer = try app.send("GET", "/v1/apps/\(crowded)/look?lang=\(lang)")
+            #expect(answer.status == 200 && answer.json["version"] as? Int == 1 && answer.json["locale"] as? String == lang)
+        }
+        // A cache too small for any app, its publishes prefilling: nothing is put, and the fetch answers from the route.
+        let tiny = try Fixture(capacityBytes: 16 << 10, prefill: true)
+        let key = newKey()
+        #expect(try tiny.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["corners": "soft"])).status == 201)
+        #expect(prefill(tiny, key) == 0 && tiny.table.usage.entries == 0)
+        let answer = try tiny.send("GET", "/v1/apps/\(key)/look?lang=de")
+        #expect(answer.status == 200 && answer.json["version"] as? Int == 1)
+    }
+
+    @Test func aPublishOfAnAppWithoutEntriesWalksNoneYetRefusesItsFillInFlight() throws {
+        let app = try Fixture()
+        let (other, key) = (newKey(), newKey())
+        for name in [other, key] {
+            #expect(try app.send("PUT", "/v1/apps/\(name)/look", [("If-None-Match", "*")], body: json(["corners": "square"])).status == 201)
+        }
+        #expect(try app.send("GET", "/v1/apps/\(other)/look?lang=de").status == 200)
+        let held = app.table.usage.entries
+        #expect(held == app.responseCache.languages.count)
+        // A fill of `key` read the purge count and its look (v1); a publish (v2) drops `key`, which has no entry yet.
+        let generation = app.responseCache.generation
+        let stale = try app.services.looks.fetch(appKey: key, locale: try #require(LocaleTag("de")), keep: false)
+        #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-Match", "\"v1\"")], body: json(["corners": "round"])).status == 200)
+        let prefix = "/v1/apps/\(key)/look?lang="
+        app.responseCache.fill(stale, target: prefix + "de", label: 0, generation: generation, options: LookResponse.Options(),
+                               targetOf: { prefix + $0.identifier }, others: { app.services.looks.languages(appKey: key, version: stale.version, $0) })
+        #expect(app.table.usage.entries == held, "the fill that read the count before the drop put nothing; the other app's entries stay")
+        #expect(try app.send("GET", prefix + "de").json["version"] as? Int == 2)
+        #expect(app.answered == [0, 0, 0, 0])
     }
 }

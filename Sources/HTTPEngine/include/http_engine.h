@@ -297,6 +297,9 @@ int he_response_cache_put(he_response_cache *cache, unsigned long long generatio
 /// Drops every entry tagged `tag` (every entry when `tag` is NULL) and makes puts that read the generation before
 /// this call fail. When it returns, no loop answers from a dropped entry any more. Walks every entry.
 void he_response_cache_purge(he_response_cache *cache, const char *tag, size_t tag_len);
+/// Makes puts that read the generation before this call fail, dropping nothing: for a caller that knows it holds no
+/// entry of a tag yet must refuse the puts in flight (he_response_cache_purge without its walk over every entry).
+void he_response_cache_refuse_puts(he_response_cache *cache);
 /// The entries held and the bytes they count.
 void he_response_cache_usage(he_response_cache *cache, size_t *entries, size_t *bytes);
 /// Answers counted so far: `counts[label][method][status]` (method 0 GET, 1 HEAD; status 0 for 200, 1 for 304),

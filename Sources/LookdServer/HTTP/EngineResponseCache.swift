@@ -110,6 +110,12 @@ final class EngineResponseCache: Sendable {
         }
     }
 
+    /// Refuses puts that read the generation before, dropping nothing: `purge` without its walk over every entry, for
+    /// a caller that knows it holds no entry of the tag it drops.
+    func refusePuts() {
+        he_response_cache_refuse_puts(cache)
+    }
+
     /// The entries held and the bytes they count.
     var usage: (entries: Int, bytes: Int) {
         var entries = 0, bytes = 0

@@ -63,6 +63,10 @@ struct Response: Sendable {
     var headers: [(name: String, value: String)] { didSet { prepared = nil } }
     var body: [UInt8] { didSet { prepared = nil } }
     var closeConnection = false
+    /// Work to run once the response is handed to the engine to write, on the same worker (a publish's prefill of the
+    /// response cache): it delays neither this answer nor the loops. Run only for answers made on a worker (a route
+    /// answering on an event loop must not set it). Called once, on that worker thread.
+    var afterAnswer: (@Sendable () -> Void)?
     /// The wire bytes built once, when this response is a cached one (see `prebuilt`).
     private(set) var prepared: PreparedResponse?
 

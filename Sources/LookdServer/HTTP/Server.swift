@@ -132,6 +132,7 @@ final class ServerContext: Sendable {
         let path = text(raw.path, raw.path_len)
         var routeLabel = "unmatched"
         let response: Response
+        var afterAnswer: (@Sendable () -> Void)?
         if path == "*" {
             // OPTIONS * (the only method the engine lets through with this target): what the server offers.
             response = Response(status: 204, headers: [("Allow", "GET, HEAD, POST, PUT, OPTIONS")])
@@ -156,6 +157,8 @@ final class ServerContext: Sendable {
                 case .answer(let answer):
                     // Made per request on a worker (publish, preview, lint…): compressed here when it is worth it.
                     response = onWorker ? OnTheFlyCompression.apply(answer, acceptEncoding: request.fieldList("accept-encoding")) : answer
+                    assert(onWorker || answer.afterAnswer == nil, "\(route.pattern): work after an answer made on an event loop")
+                    afterAnswer = onWorker ? answer.afterAnswer : nil
                 case .runOnWorkers:
                     deferToWorkers(route, exchange)
                     return
@@ -183,6 +186,8 @@ final class ServerContext: Sendable {
         }
         send(response, exchange: exchange)
         record(method: method, route: routeLabel, response: response, started: started, requestID: requestID)
+        // After the answer is the engine's to write (and counted): this worker's work that the answer does not wait for.
+        afterAnswer?()
     }
 
     private func record(method: String, route: String, response: Response, started: Double, requestID: String) {

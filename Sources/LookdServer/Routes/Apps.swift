@@ -6,8 +6,9 @@ import StableJSON
 enum AppRoutes {
     static let keyDescription = "pk_live_… / pk_test_… app key"
 
-    /// `responseCache`: where the fetch puts the responses the engine may answer itself (nil: none).
-    static func register(into router: inout Router, app: AppServices, responseCache: LookResponseCache?) {
+    /// `responseCache`: where the fetch puts the responses the engine may answer itself (nil: none). `prefill`: the
+    /// response cache a publish (or rollback) prefills after answering (`prefill(_:app:key:version:options:)`; nil: none).
+    static func register(into router: inout Router, app: AppServices, responseCache: LookResponseCache?, prefill: LookResponseCache? = nil) {
         router.add(Route("GET", "/v1/apps/{appKey}/look", doc: RouteDoc(
             summary: "What the SDK fetches: the app's published dashboard layer, its version, the resolved look over the defaults, and its texts in the negotiated locale (?lang= beats Accept-Language). Strong ETag; If-None-Match gives 304.",
             responses: [200: "the published look (or, with a preview token, the draft marked \"draft\": true); br or gzip when Accept-Encoding prefers it (Content-Encoding, its own ETag)",
@@ -77,7 +78,9 @@ enum AppRoutes {
             let precondition = try publishPrecondition(request, required: true)
             let body = try jsonBody(request, limits: app.limits)
             let (stored, diagnostics) = try app.looks.publish(appKey: key, body: body, precondition: precondition)
-            return publishResponse(key: key, stored, diagnostics: diagnostics)
+            var response = publishResponse(key: key, stored, diagnostics: diagnostics)
+            response.afterAnswer = Self.prefill(prefill, app: app, key: key, version: stored.version, options: request.fetchOptions)
+            return response
         })
 
         router.add(Route("GET", "/v1/apps/{appKey}/look/history", doc: RouteDoc(
@@ -109,8 +112,25 @@ enum AppRoutes {
             let stored = try app.looks.rollback(appKey: key, to: target, precondition: precondition)
             var response = publishResponse(key: key, stored, diagnostics: [])
             response.status = 201
+            response.afterAnswer = Self.prefill(prefill, app: app, key: key, version: stored.version, options: request.fetchOptions)
             return response
         })
+    }
+
+    /// What a publish of `version` of `key` on this node leaves for after its answer (`Response.afterAnswer`, on its
+    /// worker): the version's every language put in `cache` (`LookResponseCache.prefill`) as the fetch would fill them,
+    /// built by the look service (`LookService.prepare`, which reads the store when the version's shared part is not
+    /// cached) and put only while the look service still holds that version (`LookService.holds`). A store failure, a
+    /// newer publish, or a cache without room leave the fetches to fill as before. nil when `cache` is nil.
+    static func prefill(_ cache: LookResponseCache?, app: AppServices, key: String, version: Int,
+                        options: LookResponse.Options) -> (@Sendable () -> Void)? {
+        guard let cache else { return nil }
+        return {
+            let prefix = "/v1/apps/\(key)/look?lang="
+            cache.prefill(appKey: key, version: version, label: 0, options: options, targetOf: { prefix + $0.identifier },
+                          looks: { (try? app.looks.prepare(appKey: key, version: version, $0)) ?? [] },
+                          isCurrent: { app.looks.holds(appKey: key, version: version) })
+        }
     }
 
     /// The validated `{appKey}` path parameter. Throws 400 `key_invalid` with the reason.

@@ -7,7 +7,8 @@ import StableJSON
 enum DraftRoutes {
     static let pattern = "/v1/apps/{appKey}/look/draft"
 
-    static func register(into router: inout Router, app: AppServices) {
+    /// `prefill`: the response cache a publish prefills after answering (`AppRoutes.prefill`; nil: none).
+    static func register(into router: inout Router, app: AppServices, prefill: LookResponseCache? = nil) {
         let auth = [401: "missing or wrong admin token (unauthorized)", 403: "admin API disabled: no token configured (forbidden)",
                     503: "store unavailable (store_unavailable)"]
 
@@ -60,7 +61,9 @@ enum DraftRoutes {
             let key = try AppRoutes.appKey(request)
             let precondition = try AppRoutes.publishPrecondition(request, required: true)
             let stored = try app.looks.publishDraft(appKey: key, precondition: precondition)
-            return AppRoutes.publishResponse(key: key, stored, diagnostics: [])
+            var response = AppRoutes.publishResponse(key: key, stored, diagnostics: [])
+            response.afterAnswer = AppRoutes.prefill(prefill, app: app, key: key, version: stored.version, options: request.fetchOptions)
+            return response
         })
     }
 

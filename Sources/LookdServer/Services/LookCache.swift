@@ -257,6 +257,11 @@ final class LookCache: Sendable {
         }
     }
 
+    /// The version of the app's cached shared part, or nil when there is none; not marked read.
+    func sharedVersion(appKey: String) -> Int? {
+        state.withLock { $0.version(.shared(appKey)) }
+    }
+
     /// What `LookService.fromMemory` needs, read under one lock: the cached response for `appKey` in `locale`, else
     /// the app's shared part with the ticket to keep what is built from it, else nothing. (Three lookups under three
     /// locks were 4.2% of a warm spread pass's samples: docs/benchmarks.md, run M.)

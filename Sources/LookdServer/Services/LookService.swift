@@ -111,6 +111,28 @@ final class LookService: Sendable {
         return locales.map { build(appKey: appKey, locale: $0, shared) }
     }
 
+    /// The responses of `version` of `appKey` in each of `locales` (in their order), for a cache of the caller's filled
+    /// before any fetch asks (the HTTP edge's, after a publish): as `languages`, but when the app's shared part is not
+    /// cached it is read from the store and kept first, as a fetch's miss keeps it (under a ticket taken before the
+    /// read; not counted as a fetch). Empty when the app's current version is not `version` (a newer publish came
+    /// first) or the shared part could not be kept (an invalidation raced the read; the cache has no room). Throws
+    /// `StoreUnavailableError`. Thread-safe.
+    func prepare(appKey: String, version: Int, _ locales: [LocaleTag]) throws -> [CachedLook] {
+        if cache.sharedVersion(appKey: appKey) != version {
+            let ticket = cache.ticket(appKey: appKey)
+            guard let stored = try store.call({ try $0.current(appKey: appKey) }), stored.version == version else { return [] }
+            cache.keep(try share(stored, appKey: appKey), appKey: appKey, ticket: ticket)
+        }
+        return languages(appKey: appKey, version: version, locales)
+    }
+
+    /// Whether the look cache still holds the shared part of `version` of `appKey` (not marked read): every
+    /// invalidation of the app drops it before its derived cache is dropped, so a caller that read its own cache's purge
+    /// count first and then finds it here may put what it built from it under that count. Thread-safe.
+    func holds(appKey: String, version: Int) -> Bool {
+        cache.sharedVersion(appKey: appKey) == version
+    }
+
     /// Reads, validates and publishes a dashboard layer (the request body's bytes) as the app's next version,
     /// after COMMIT. Returns the stored version and the layer's warnings. Throws `LookServiceError`:
     /// `.layerMalformed` (not a JSON object), `.limitExceeded` (too many keys or topics), `.layerInvalid`

@@ -7,7 +7,7 @@ struct Arguments {
 
     /// Options that take no value. Anything else given as `--name` takes the next argument.
     static let booleanFlags: Set<String> = [
-        "help", "json", "strict", "default", "pretty", "refresh", "update-baseline", "no-isolate", "quiet", "test", "pseudo", "matrix", "keep-unreadable", "no-purge-keys",
+        "help", "json", "strict", "default", "pretty", "refresh", "update-baseline", "no-isolate", "quiet", "test", "pseudo", "matrix", "keep-unreadable", "no-purge-keys", "no-prefill",
     ]
 
     init(_ argv: [String]) throws {

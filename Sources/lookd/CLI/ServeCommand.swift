@@ -33,6 +33,8 @@ enum ServeCommand: Command {
           --cache-bytes BYTES         memory for cached looks: the response cache (13/16), shared parts (1/6) and responses (default 134217728)
           --no-purge-keys             do not send Surrogate-Key and Cache-Tag (the app key) on the SDK fetch's answers
                                       (default: sent, for a CDN in front that purges by key)
+          --no-prefill                do not build a published version's every language into the response cache after
+                                      a publish here (default: built, so its first fetches are the cache's)
           --store-busy-timeout MS     SQLite: how long a write waits for a lock; PostgreSQL: each statement's timeout (default 5000)
           --store-connections N       PostgreSQL: most pooled connections, beside the listener's own (default 8)
           --shutdown-grace SECONDS    how long in-flight requests may take after SIGTERM (default 5)
@@ -51,7 +53,7 @@ enum ServeCommand: Command {
         "connections-for-new-ips", "min-data-rate",
         "cache-bytes", "max-lint-body", "max-lint-locales", "shutdown-grace", "catalogs", "store-busy-timeout",
         "store", "store-connections", "feed-token-file", "feed-retention-days", "webhook", "webhook-secret-file",
-        "webhook-timeout", "webhook-lease-seconds", "no-purge-keys",
+        "webhook-timeout", "webhook-lease-seconds", "no-purge-keys", "no-prefill",
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -93,6 +95,7 @@ enum ServeCommand: Command {
         configuration.environment = ProcessInfo.processInfo.environment
         configuration.accessLog = arguments.value("access-log") ?? "-"
         configuration.purgeKeys = !arguments.flag("no-purge-keys")
+        configuration.prefill = !arguments.flag("no-prefill")
         switch (arguments.value("store"), arguments.value("data")) {
         case (let store?, nil): configuration.store = store
         case (nil, let directory?): configuration.store = "sqlite:" + directory
