@@ -65,6 +65,28 @@ import Testing
         #expect(fast.needsMessageFormatValidation)
     }
 
+    /// A pattern of simple arguments keeps its display text's ends as the pattern's bytes, worked out by hand: the
+    /// head is the text before the first `{`, the tail the text after the last `}` (both the whole text without
+    /// arguments); the whole display text is written when asked for, each argument as U+FFFC.
+    @Test func simpleArgumentsDisplayEndsByHand() throws {
+        func ends(_ pattern: LintPattern) -> [String] {
+            pattern.withDisplayEnds { [String(decoding: $0, as: UTF8.self), String(decoding: $1, as: UTF8.self)] }
+        }
+        let cases: [(pattern: String, head: String, tail: String, display: String)] = [
+            (" Hallo {arg1}, und {arg2, number}? ", " Hallo ", "? ", " Hallo \u{FFFC}, und \u{FFFC}? "),
+            ("{arg1} mag {arg2}", "", "", "\u{FFFC} mag \u{FFFC}"),
+            ("Grüße 👋🏽 {n, number, integer}…", "Grüße 👋🏽 ", "…", "Grüße 👋🏽 \u{FFFC}…"),
+            ("Nur Text.", "Nur Text.", "Nur Text.", "Nur Text."),
+        ]
+        for (text, head, tail, display) in cases {
+            let pattern = try #require(LintPattern.parseSimpleArguments(text))
+            #expect(ends(pattern) == [head, tail], "\(text)")
+            #expect(pattern.displayText == display, "\(text)")
+        }
+        // A display text ICU wrote is its own head and tail.
+        #expect(ends(try LintPattern.parse("it''s {n}").get()) == ["it's \u{FFFC}", "it's \u{FFFC}"])
+    }
+
     /// Anything else goes to ICU: spaces or another type or style inside the braces, numbered arguments, quoting,
     /// stray braces.
     @Test(arguments: ["{ arg1 }", "{arg1,number}", "{arg1, number }", "{arg1, number, ::.0}", "{arg1, number, integer }",

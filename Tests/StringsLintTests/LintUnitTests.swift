@@ -161,6 +161,19 @@ import Testing
         #expect(more.compactMap(\.subject).sorted() == ["colon->none", "ellipsis->fullStop", "none->question", "question->exclamation"])
     }
 
+    /// Edges next to an argument, worked out by hand: a placeholder at an edge is neither whitespace nor punctuation,
+    /// whitespace or punctuation after the last argument or before the first is read.
+    @Test func edgesNextToArguments() throws {
+        let source = #"{"a": "{arg1} files.", "b": " {arg1}", "c": "{arg1}: {arg2} ", "d": "Hi {arg1}", "e": "{arg1}?", "f": "Go {arg1} ..."}"#
+        let found = try lintInline(["en": source, "de": #"{"a": "{arg1} Dateien", "b": "{arg1}", "c": "{arg1}: {arg2}", "d": "Hi {arg1}.", "e": "{arg1}", "f": "Los {arg1}.."}"#])
+        #expect(found.map { $0.key ?? "" } == ["a", "b", "c", "d", "e", "f"])
+        #expect(found.map(\.subject) == ["fullStop->none", "leading", "trailing", "none->fullStop", "question->none", "ellipsis->fullStop"])
+        #expect(try lintInline(["en": source, "de": #"{"a": "{arg1} Dateien.", "b": " {arg1}", "c": "{arg1}: {arg2} ", "d": "Hi {arg1}", "e": "{arg1}?", "f": "Los {arg1} ..."}"#]).isEmpty)
+        // A full-width ending after the last argument stands for the source's trailing space; a full stop after an
+        // argument is not an ellipsis however the text before the argument ends.
+        #expect(try lintInline(["en": #"{"a": "Note {arg1}: ", "b": "Wait... {arg1}."}"#, "ja": #"{"a": "メモ {arg1}：", "b": "待って... {arg1}。"}"#]).isEmpty)
+    }
+
     @Test func finalPunctuationAndEdgesFromTheLastScalar() {
         // Worked out by hand: trailing whitespace and closing quotes or brackets are skipped; `...` is an ellipsis,
         // `..` a full stop; Greek's question mark is `;`.
@@ -169,6 +182,7 @@ import Testing
             ("Sure?", "de", .question), ("Τι;", "el", .question), ("Was;", "de", .none), ("Hi!", "de", .exclamation),
             ("Note:", "de", .colon), ("Say \"hi.\")", "de", .fullStop), ("Done. ", "de", .fullStop), ("完了。", "ja", .fullStop),
             ("ok", "de", .none), ("", "de", .none), ("a\u{7}", "de", .none), ("(Ja!)", "de", .exclamation), ("50 %", "de", .none),
+            ("Warte. ..", "de", .fullStop), ("“Fertig…” ", "de", .ellipsis), ("„Fertig…“", "de", .none), ("本当に？」", "ja", .question), ("x．", "ja", .fullStop),
         ]
         for (text, language, expected) in cases {
             #expect(TextChecks.finalPunctuation(text, language: language) == expected, "\(text)")
