@@ -56,7 +56,7 @@ public struct XLIFFDocument: Sendable {
         guard !fileElements.isEmpty else { throw ConversionError(key: nil, reason: "no <file> in the XLIFF") }
         var target: String?
         var files: [File] = []
-        var used: Set<String> = []
+        var used = XLIFFMessageScope.Used()
         for file in fileElements {
             let line = index.elements[file].position.line
             guard index.attribute(file, "source-language") == "en" else { throw ConversionError(key: nil, reason: "source-language must be en (line \(line))") }
