@@ -184,20 +184,37 @@ struct SourceCatalog: Sendable {
     /// The source's likely script (e.g. "Latn").
     let script: String?
     let messages: [String: Message]
+    /// The messages in file order (`messages`' values; `Message.index` is the place in it).
+    let ordered: [Message]
     /// Keys in file order.
     let keys: [String]
+
+    /// The message of `key`, looked for first at `next` (the place after the previous key's: catalogs mostly list
+    /// the source's keys in its order, so a string comparison, often of the same storage, finds it) and only then
+    /// by hashing; `next` becomes the place after it. Hashing every key was 1.6 of the 243 million instructions of
+    /// `lookd lint` on one `lint-xliff` bench file (callgrind, 3 Dec 2026).
+    func message(_ key: String, next: inout Int) -> Message? {
+        let found = next < ordered.count && ordered[next].entry.key == key ? ordered[next] : messages[key]
+        if let found { next = found.index + 1 }
+        return found
+    }
 
     init(document: CatalogDocument, tag: String) {
         self.tag = tag
         self.language = LanguageTag.subtags(tag).language.lowercased()
         self.script = LanguageTag.maximize(tag).flatMap { LanguageTag.subtags($0).script }
         var messages: [String: Message] = [:]
+        var ordered: [Message] = []
         messages.reserveCapacity(document.entries.count)
+        ordered.reserveCapacity(document.entries.count)
         for (index, entry) in document.entries.enumerated() {
             let pattern = try? LintPattern.parse(entry.message).get()
-            messages[entry.key] = Message(index: index, entry: entry, pattern: pattern, signature: pattern?.argumentSignature ?? [])
+            let message = Message(index: index, entry: entry, pattern: pattern, signature: pattern?.argumentSignature ?? [])
+            messages[entry.key] = message
+            ordered.append(message)
         }
         self.messages = messages
+        self.ordered = ordered
         self.keys = document.entries.map(\.key)
     }
 }

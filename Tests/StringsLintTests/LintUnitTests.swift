@@ -161,6 +161,30 @@ import Testing
         #expect(more.compactMap(\.subject).sorted() == ["colon->none", "ellipsis->fullStop", "none->question", "question->exclamation"])
     }
 
+    /// A catalog's messages are found in the source in its order first, by hashing otherwise; worked out by hand: after
+    /// `a` the next place is 1, `c` is not there (`b` is) and is found at 2, `b` then at 1, `x` nowhere (the place stays),
+    /// `d` at 3.
+    @Test func sourceMessagesAreFoundInOrderOrByKey() throws {
+        let document = try #require(CatalogDocument(entries: ["a", "b", "c", "d"].map { ($0, "text \($0)", nil) }))
+        let source = SourceCatalog(document: document, tag: "en")
+        var next = 0
+        var found: [String] = []
+        for key in ["a", "c", "b", "x", "d"] {
+            found.append((source.message(key, next: &next)?.entry.message ?? "none") + " \(next)")
+        }
+        #expect(found == ["text a 1", "text c 3", "text b 2", "none 2", "text d 4"])
+    }
+
+    /// One argument on each side, worked out by hand: the same name and type (a style aside) is no finding, another
+    /// type is `argument-type`, another name an extra and a missing argument.
+    @Test func singleArgumentsAgainstTheSource() throws {
+        let source = #"{"a": "{arg1, number, integer} Dateien", "b": "{arg1, number} MB", "c": "Hi {name}", "d": "{n} x"}"#
+        let found = try lintInline(["en": source, "de": #"{"a": "{arg1, number} Dateien", "b": "{arg1} MB", "c": "Hallo {nom}", "d": "{n} x"}"#])
+        #expect(found.map(\.check) == [.argumentType, .argumentMismatch, .argumentMismatch])
+        // The missing argument is placed at the text's start, the extra one at its use, further along the same line.
+        #expect(found.map(\.subject) == ["arg1", "missing:name", "extra:nom"])
+    }
+
     /// Edges next to an argument, worked out by hand: a placeholder at an edge is neither whitespace nor punctuation,
     /// whitespace or punctuation after the last argument or before the first is read.
     @Test func edgesNextToArguments() throws {
