@@ -175,6 +175,19 @@ import Testing
         #expect(found == ["text a 1", "text c 3", "text b 2", "none 2", "text d 4"])
     }
 
+    /// A catalog in memory refuses a key written twice, also when its keys are checked against the source's order;
+    /// worked out by hand: `b, d` follow `a, b, c, d`; `b, b` do not (the second `b` has no `b` after the first) and
+    /// are refused; `d, b` do not follow and are kept (no key twice).
+    @Test func inMemoryKeysAreCheckedAgainstTheSourceOrder() throws {
+        let source = try #require(CatalogDocument(entries: ["a", "b", "c", "d"].map { ($0, $0, nil) }))
+        func document(_ keys: [String]) -> CatalogDocument? { CatalogDocument(entries: keys.map { ($0, $0, nil) }, keysFollow: source) }
+        #expect(document(["b", "d"])?.entries.map(\.key) == ["b", "d"])
+        #expect(document(["b", "b"]) == nil)
+        #expect(document(["d", "b"])?.entries.map(\.key) == ["d", "b"])
+        #expect(document(["d", "x", "d"]) == nil)
+        #expect(document([])?.entries.isEmpty == true)
+    }
+
     /// One argument on each side, worked out by hand: the same name and type (a style aside) is no finding, another
     /// type is `argument-type`, another name an extra and a missing argument.
     @Test func singleArgumentsAgainstTheSource() throws {
