@@ -161,41 +161,34 @@ import Testing
         #expect(more.compactMap(\.subject).sorted() == ["colon->none", "ellipsis->fullStop", "none->question", "question->exclamation"])
     }
 
-    /// A catalog's messages are found in the source in its order first, by hashing otherwise; worked out by hand: after
-    /// `a` the next place is 1, `c` is not there (`b` is) and is found at 2, `b` then at 1, `x` nowhere (the place stays),
-    /// `d` at 3.
+    /// A catalog's messages are found in the source near the place after the previous one first (up to eight places
+    /// on), by hashing otherwise; worked out by hand over keys k0…k19: k0 at 0 (next 1), k3 three places on (next 4),
+    /// k2 behind (next 3), k12 nine places on, past the reach (next 13), x nowhere (next stays), k13 at 13 (next 14),
+    /// k19 five places on (next 20), k0 (next 1).
     @Test func sourceMessagesAreFoundInOrderOrByKey() throws {
-        let document = try #require(CatalogDocument(entries: ["a", "b", "c", "d"].map { ($0, "text \($0)", nil) }))
+        let keys = (0..<20).map { "k\($0)" }
+        let document = try #require(CatalogDocument(entries: keys.map { ($0, "text \($0)", nil) }))
         let source = SourceCatalog(document: document, tag: "en")
-        var next = 0
+        var cursor = SourceCatalog.Cursor()
         var found: [String] = []
-        for key in ["a", "c", "b", "x", "d"] {
-            found.append((source.message(key, next: &next)?.entry.message ?? "none") + " \(next)")
+        for key in ["k0", "k3", "k2", "k12", "x", "k13", "k19", "k0"] {
+            found.append(source.message(key, cursor: &cursor)?.entry.message ?? "none")
+            found.append(source.message("k\(found.count / 2 + 100)", cursor: &cursor)?.entry.message ?? "-") // absent: the cursor stays
         }
-        #expect(found == ["text a 1", "text c 3", "text b 2", "none 2", "text d 4"])
-    }
-
-    /// A catalog in memory refuses a key written twice, also when its keys are checked against the source's order;
-    /// worked out by hand: `b, d` follow `a, b, c, d`; `b, b` do not (the second `b` has no `b` after the first) and
-    /// are refused; `d, b` do not follow and are kept (no key twice).
-    @Test func inMemoryKeysAreCheckedAgainstTheSourceOrder() throws {
-        let source = try #require(CatalogDocument(entries: ["a", "b", "c", "d"].map { ($0, $0, nil) }))
-        func document(_ keys: [String]) -> CatalogDocument? { CatalogDocument(entries: keys.map { ($0, $0, nil) }, keysFollow: source) }
-        #expect(document(["b", "d"])?.entries.map(\.key) == ["b", "d"])
-        #expect(document(["b", "b"]) == nil)
-        #expect(document(["d", "b"])?.entries.map(\.key) == ["d", "b"])
-        #expect(document(["d", "x", "d"]) == nil)
-        #expect(document([])?.entries.isEmpty == true)
+        #expect(found.filter { $0 != "-" } == ["text k0", "text k3", "text k2", "text k12", "none", "text k13", "text k19", "text k0"])
+        // After k0 the next place is 1: k1 is found there.
+        #expect(source.message("k1", cursor: &cursor)?.index == 1)
     }
 
     /// One argument on each side, worked out by hand: the same name and type (a style aside) is no finding, another
     /// type is `argument-type`, another name an extra and a missing argument.
     @Test func singleArgumentsAgainstTheSource() throws {
-        let source = #"{"a": "{arg1, number, integer} Dateien", "b": "{arg1, number} MB", "c": "Hi {name}", "d": "{n} x"}"#
-        let found = try lintInline(["en": source, "de": #"{"a": "{arg1, number} Dateien", "b": "{arg1} MB", "c": "Hallo {nom}", "d": "{n} x"}"#])
-        #expect(found.map(\.check) == [.argumentType, .argumentMismatch, .argumentMismatch])
-        // The missing argument is placed at the text's start, the extra one at its use, further along the same line.
-        #expect(found.map(\.subject) == ["arg1", "missing:name", "extra:nom"])
+        let source = #"{"a": "{arg1, number, integer} Dateien", "b": "{arg1, number} MB", "c": "Hi {name}", "d": "{n} x", "e": "{n} of {n, number}", "f": "{n} and {n, number}"}"#
+        let found = try lintInline(["en": source, "de": #"{"a": "{arg1, number} Dateien", "b": "{arg1} MB", "c": "Hallo {nom}", "d": "{n} x", "e": "{n, number} x", "f": "{n}"}"#])
+        #expect(found.map(\.check) == [.argumentType, .argumentMismatch, .argumentMismatch, .argumentType])
+        // The missing argument is placed at the text's start, the extra one at its use, further along the same line; a
+        // source argument used twice, plain and as a number, is a number (`e` agrees, `f` does not).
+        #expect(found.map(\.subject) == ["arg1", "missing:name", "extra:nom", "n"])
     }
 
     /// Edges next to an argument, worked out by hand: a placeholder at an edge is neither whitespace nor punctuation,
