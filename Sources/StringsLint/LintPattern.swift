@@ -1,6 +1,6 @@
 import CICU
 import Strings
-import CICU
+import StringsFormats
 
 /// A message pattern as the linter needs it, from one ICU parse (`lookd_lint_pattern`): argument uses with their
 /// types, plural/select keys, and the longest text the message can show. Leaner than `MessageStructure` (no
@@ -107,7 +107,7 @@ struct LintPattern: Sendable {
         // Without `{`, `}` or `'` ICU reads the whole pattern as literal text: no arguments, shown as written.
         // Most messages of real catalogs are such text; ICU's parse is 15% of the `lint-xliff` bench's lint
         // instructions (docs/benchmarks.md). `LintPatternTests` compares this with ICU's reading.
-        if !pattern.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "'") }) {
+        if !pattern.containsUTF8(anyOf: UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "'")) {
             return .success(LintPattern(arguments: [], selectors: [], displayText: pattern, displayCodePoints: pattern.unicodeScalarCount))
         }
         if let simple = parseSimpleArguments(pattern) { return .success(simple) }
