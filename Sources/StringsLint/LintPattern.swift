@@ -128,7 +128,6 @@ struct LintPattern: Sendable {
             func isNamePart(_ byte: UInt8) -> Bool {
                 isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
             }
-            func codePoints<Bytes: Sequence<UInt8>>(_ run: Bytes) -> Int { run.count { $0 & 0xC0 != 0x80 } }
             var arguments: [Argument] = []
             // The text from `runStart` up to the byte being read is not counted yet; `patternPoints` are the code
             // points before `runStart` (an argument's offset is its name's), `displayPoints` those of the display text
@@ -138,13 +137,10 @@ struct LintPattern: Sendable {
             var patternPoints = 0
             var displayPoints = 0
             var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "'") { return nil }
-                guard byte == UInt8(ascii: "{") else {
-                    index += 1
-                    continue
-                }
+            while true {
+                index = UTF8Words.firstIndex(ofAnyOf: UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "'"), in: bytes, from: index)
+                guard index < bytes.count else { break }
+                guard bytes[index] == UInt8(ascii: "{") else { return nil }
                 var end = index + 1
                 guard end < bytes.count, isLetter(bytes[end]) else { return nil }
                 while end < bytes.count, isNamePart(bytes[end]) { end += 1 }
@@ -160,7 +156,7 @@ struct LintPattern: Sendable {
                 }
                 guard end < bytes.count, bytes[end] == UInt8(ascii: "}") else { return nil }
                 if headEnd == nil { headEnd = index }
-                let runPoints = codePoints(bytes[runStart..<index])
+                let runPoints = UTF8Words.codePoints(in: bytes, runStart..<index)
                 patternPoints += runPoints
                 displayPoints += runPoints + 1 // the placeholder
                 let nameBytes = bytes[(index + 1)..<nameEnd]
@@ -170,7 +166,7 @@ struct LintPattern: Sendable {
                 index = end + 1
                 runStart = index
             }
-            displayPoints += codePoints(bytes[runStart...])
+            displayPoints += UTF8Words.codePoints(in: bytes, runStart..<bytes.count)
             return LintPattern(simpleArguments: arguments, pattern: pattern, headEnd: headEnd ?? bytes.count, tailStart: headEnd == nil ? 0 : runStart,
                                displayCodePoints: displayPoints)
         }

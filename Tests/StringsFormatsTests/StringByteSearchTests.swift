@@ -25,6 +25,24 @@ import Testing
         #expect("Grüße".containsUTF8(0xBC))
     }
 
+    /// Code points counted a word at a time, by hand: `ü` is two bytes, `日` three, `😀` four, each one code point; at
+    /// every start and end around them the count is the scalars that start in the range.
+    @Test func codePointsAreCountedAtEveryPlace() {
+        let scalars = ["a", "ü", "日", "😀", "b", "ü", "c", "日", "😀", "d", "e", "f", "ü"] // 26 bytes
+        let text = scalars.joined()
+        let starts = scalars.reduce(into: [0]) { $0.append($0.last! + $1.utf8.count) }.dropLast() // each scalar's first byte
+        var copy = text
+        copy.withUTF8 { bytes in
+            #expect(bytes.count == 26)
+            for lower in 0...bytes.count {
+                for upper in lower...bytes.count {
+                    let expected = starts.filter { (lower..<upper).contains($0) }.count
+                    #expect(UTF8Words.codePoints(in: bytes, lower..<upper) == expected, "\(lower)..<\(upper)")
+                }
+            }
+        }
+    }
+
     /// Each of the bytes sought is found at every place of the eight-byte words and of the tail after them, in texts of
     /// 1 to 24 bytes of other ASCII and non-ASCII text (bytes near the sought ones: `z` 0x7A, `|` 0x7C, `&` 0x26,
     /// `"` 0x22, `ü` C3 BC); none is found in those texts without it. Worked out from the bytes, by hand.
