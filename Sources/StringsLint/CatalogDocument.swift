@@ -78,15 +78,32 @@ struct CatalogDocument: Sendable {
     /// positions are the start of the file (nobody reads them: the caller places findings by key). Nil when the
     /// file would hold something only its bytes can report right: a key written twice (a finding naming the
     /// line of the first) or a `maxLength` outside 0..<1,000,000,000 (refused with its position).
-    init?(entries: [(key: String, message: String, maxLength: Int?)]) {
+    ///
+    /// Keys that are, in order, among the keys of `order` (a catalog, which has no key twice: the source, whose order
+    /// a translation's keys follow) are not written twice either, and are not gathered in a set to tell (the
+    /// translation's set was 1.8 of the 239 million instructions of `lookd lint` on one `lint-xliff` bench file,
+    /// callgrind, 3 Dec 2026).
+    init?(entries: [(key: String, message: String, maxLength: Int?)], keysFollow order: CatalogDocument? = nil) {
+        let followsOrder = order.map { Self.keys(of: entries, follow: $0.entries) } ?? false
         var keys: Set<String> = []
-        keys.reserveCapacity(entries.count)
+        if !followsOrder { keys.reserveCapacity(entries.count) }
         self.entries.reserveCapacity(entries.count)
         for entry in entries {
-            guard keys.insert(entry.key).inserted, entry.maxLength.map({ (0..<1_000_000_000).contains($0) }) ?? true else { return nil }
+            guard followsOrder || keys.insert(entry.key).inserted, entry.maxLength.map({ (0..<1_000_000_000).contains($0) }) ?? true else { return nil }
             let value = JSONStringToken(value: entry.message, quote: .start, scalarPositions: nil, scalarCount: nil)
             self.entries.append(Entry(key: entry.key, keyPosition: .start, value: value, maxLength: entry.maxLength))
         }
+    }
+
+    /// Whether the keys of `entries` are, in order, among the keys of `order` (each found after the previous one's).
+    private static func keys(of entries: [(key: String, message: String, maxLength: Int?)], follow order: [Entry]) -> Bool {
+        var next = order.startIndex
+        for entry in entries {
+            while next < order.endIndex, order[next].key != entry.key { next += 1 }
+            guard next < order.endIndex else { return false }
+            next += 1
+        }
+        return true
     }
 
     /// Duplicate keys kept (they are findings), string defects listed (they are findings too), no size limits

@@ -1,6 +1,6 @@
 import CICU
 import Strings
-import CICU
+import StringsFormats
 
 /// A message pattern as the linter needs it, from one ICU parse (`lookd_lint_pattern`): argument uses with their
 /// types, plural/select keys, and the longest text the message can show. Leaner than `MessageStructure` (no
@@ -31,15 +31,73 @@ struct LintPattern: Sendable {
 
     let arguments: [Argument]
     let selectors: [Selector]
-    /// The longest text the pattern can show: quoting resolved, each simple argument as U+FFFC, `#` as "#", and
-    /// of each plural/select the branch with the most code points.
-    let displayText: String
     /// Code points of `displayText` (an upper bound of its characters).
     let displayCodePoints: Int
+    /// The display text as written out, or the pattern it comes from when its only braces are simple arguments
+    /// (`parseSimpleArguments`, `placeholdersUnwritten`): then each `{…}` becomes the placeholder only when the whole
+    /// text is asked for, and the checks of its edges read the pattern's bytes before the first argument (up to
+    /// `headEnd`) and after the last (from `tailStart`). Writing the display text of every such pattern was 6.3 of the
+    /// 255 million instructions of `lookd lint` on one `lint-xliff` bench file (callgrind, 3 Dec 2026); most messages
+    /// need only its edges (`withDisplayEnds`).
+    private let displaySource: String
+    private let placeholdersUnwritten: Bool
+    private let headEnd: Int
+    private let tailStart: Int
+
+    init(arguments: [Argument], selectors: [Selector], displayText: String, displayCodePoints: Int) {
+        self.arguments = arguments
+        self.selectors = selectors
+        self.displayCodePoints = displayCodePoints
+        self.displaySource = displayText
+        self.placeholdersUnwritten = false
+        self.headEnd = displayText.utf8.count
+        self.tailStart = 0
+    }
+
+    /// A pattern of simple arguments only (`parseSimpleArguments`); `headEnd` and `tailStart` are UTF-8 offsets.
+    private init(simpleArguments arguments: [Argument], pattern: String, headEnd: Int, tailStart: Int, displayCodePoints: Int) {
+        self.arguments = arguments
+        self.selectors = []
+        self.displayCodePoints = displayCodePoints
+        self.displaySource = pattern
+        self.placeholdersUnwritten = true
+        self.headEnd = headEnd
+        self.tailStart = tailStart
+    }
+
+    /// The longest text the pattern can show: quoting resolved, each simple argument as U+FFFC, `#` as "#", and
+    /// of each plural/select the branch with the most code points.
+    var displayText: String {
+        guard placeholdersUnwritten else { return displaySource }
+        // The pattern's only braces are its arguments' (`parseSimpleArguments`): each `{…}` is one placeholder.
+        var text = ""
+        text.reserveCapacity(displaySource.utf8.count)
+        var inArgument = false
+        for scalar in displaySource.unicodeScalars {
+            if inArgument {
+                inArgument = scalar != "}"
+            } else if scalar == "{" {
+                inArgument = true
+                text.unicodeScalars.append(Self.placeholder)
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
+    }
+
+    /// `body` of the display text's UTF-8 up to its first placeholder (`head`) and after its last (`tail`); both the
+    /// whole text when it has none. What the text starts and ends with is told from these: a placeholder is neither
+    /// whitespace nor punctuation, as an empty `head` or `tail` starts or ends with neither.
+    func withDisplayEnds<Result>(_ body: (_ head: UnsafeBufferPointer<UInt8>, _ tail: UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var source = displaySource
+        return source.withUTF8 { bytes in
+            body(UnsafeBufferPointer(rebasing: bytes[..<headEnd]), UnsafeBufferPointer(rebasing: bytes[tailStart...]))
+        }
+    }
 
     /// Stands for a simple argument in `displayText`.
     static let placeholder: Unicode.Scalar = "\u{FFFC}"
-    private static let placeholderUTF8: [UInt8] = Array(String(placeholder).utf8)
     /// The two typed simple arguments `parseSimpleArguments` reads: `{name, number}` and `{name, number, integer}`
     /// (ICU's style part starts right after the comma: its text is ` integer`).
     private static let numberType: [UInt8] = Array(", number".utf8)
@@ -49,7 +107,7 @@ struct LintPattern: Sendable {
         // Without `{`, `}` or `'` ICU reads the whole pattern as literal text: no arguments, shown as written.
         // Most messages of real catalogs are such text; ICU's parse is 15% of the `lint-xliff` bench's lint
         // instructions (docs/benchmarks.md). `LintPatternTests` compares this with ICU's reading.
-        if !pattern.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "'") }) {
+        if !pattern.containsUTF8(anyOf: UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "'")) {
             return .success(LintPattern(arguments: [], selectors: [], displayText: pattern, displayCodePoints: pattern.unicodeScalarCount))
         }
         if let simple = parseSimpleArguments(pattern) { return .success(simple) }
@@ -70,24 +128,19 @@ struct LintPattern: Sendable {
             func isNamePart(_ byte: UInt8) -> Bool {
                 isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
             }
-            func codePoints<Bytes: Sequence<UInt8>>(_ run: Bytes) -> Int { run.count { $0 & 0xC0 != 0x80 } }
             var arguments: [Argument] = []
-            var display: [UInt8] = []
-            display.reserveCapacity(bytes.count + 8)
-            // The text from `runStart` up to the byte being read is not in `display` yet; `patternPoints` are the
-            // code points before `runStart` (an argument's offset is its name's), `displayPoints` those of `display`
-            // (each run's counted once, for both).
+            // The text from `runStart` up to the byte being read is not counted yet; `patternPoints` are the code
+            // points before `runStart` (an argument's offset is its name's), `displayPoints` those of the display text
+            // up to there (each run's counted once, for both).
+            var headEnd: Int?
             var runStart = 0
             var patternPoints = 0
             var displayPoints = 0
             var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "'") { return nil }
-                guard byte == UInt8(ascii: "{") else {
-                    index += 1
-                    continue
-                }
+            while true {
+                index = UTF8Words.firstIndex(ofAnyOf: UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "'"), in: bytes, from: index)
+                guard index < bytes.count else { break }
+                guard bytes[index] == UInt8(ascii: "{") else { return nil }
                 var end = index + 1
                 guard end < bytes.count, isLetter(bytes[end]) else { return nil }
                 while end < bytes.count, isNamePart(bytes[end]) { end += 1 }
@@ -102,21 +155,19 @@ struct LintPattern: Sendable {
                     }
                 }
                 guard end < bytes.count, bytes[end] == UInt8(ascii: "}") else { return nil }
-                display.append(contentsOf: bytes[runStart..<index])
-                let runPoints = codePoints(bytes[runStart..<index])
+                if headEnd == nil { headEnd = index }
+                let runPoints = UTF8Words.codePoints(in: bytes, runStart..<index)
                 patternPoints += runPoints
                 displayPoints += runPoints + 1 // the placeholder
                 let nameBytes = bytes[(index + 1)..<nameEnd]
                 arguments.append(Argument(name: positionalName(nameBytes) ?? String(decoding: nameBytes, as: UTF8.self), type: typed ? .number : .string,
                                           offset: patternPoints + 1, typeWord: typed ? "number" : nil, style: integer ? " integer" : nil))
-                display.append(contentsOf: placeholderUTF8)
                 patternPoints += end + 1 - index
                 index = end + 1
                 runStart = index
             }
-            display.append(contentsOf: bytes[runStart...])
-            displayPoints += codePoints(bytes[runStart...])
-            return LintPattern(arguments: arguments, selectors: [], displayText: String(decoding: display, as: UTF8.self),
+            displayPoints += UTF8Words.codePoints(in: bytes, runStart..<bytes.count)
+            return LintPattern(simpleArguments: arguments, pattern: pattern, headEnd: headEnd ?? bytes.count, tailStart: headEnd == nil ? 0 : runStart,
                                displayCodePoints: displayPoints)
         }
     }

@@ -101,28 +101,45 @@ enum TextChecks {
 
     /// Whether a display text starts / ends with whitespace.
     static func edgeWhitespace(_ text: String) -> Edges {
-        // Each edge that is an ASCII byte is told from it; another is decoded.
-        let fromBytes: Edges? = contiguousUTF8(text) { bytes in
-            guard let first = bytes.first, let last = bytes.last else { return nil }
-            return Edges(leading: first < 0x80 ? isWhitespace(Unicode.Scalar(first)) : text.unicodeScalars.first.map(isWhitespace) ?? false,
-                         trailing: last < 0x80 ? isWhitespace(Unicode.Scalar(last)) : text.unicodeScalars.last.map(isWhitespace) ?? false)
-        }
-        if let fromBytes { return fromBytes }
-        return Edges(leading: text.unicodeScalars.first.map(isWhitespace) ?? false, trailing: text.unicodeScalars.last.map(isWhitespace) ?? false)
+        var copy = text
+        return copy.withUTF8 { edgeWhitespace(head: $0, tail: $0) }
     }
 
-    /// `body` of the UTF-8 bytes of `text`; nil when it gives nil or the bytes are not contiguous. An ASCII byte at an
-    /// edge is a whole scalar: reading the edges from the bytes, not as Unicode scalars, took `checkEdges` (with
-    /// `edgeWhitespace` and `finalPunctuation`) from 9.4 to 3.3 of the 272 million instructions of `lookd lint` on one
-    /// `lint-xliff` bench file (callgrind, 3 Dec 2026): most texts end in ASCII.
-    private static func contiguousUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result?) -> Result? {
-        text.utf8.withContiguousStorageIfAvailable(body) ?? nil
+    /// Whether a display text starts with whitespace, told from `head`, and ends with whitespace, told from `tail`:
+    /// the text's UTF-8 up to its first placeholder and after its last (`LintPattern.withDisplayEnds`; the whole
+    /// text twice when it has none). A placeholder is not whitespace, so an empty slice is no whitespace.
+    ///
+    /// The edges are read from the bytes, an ASCII byte being a whole scalar: read as Unicode scalars, `checkEdges`
+    /// (with `edgeWhitespace` and `finalPunctuation`) took 9.4 of the 272 million instructions of `lookd lint` on one
+    /// `lint-xliff` bench file, from the bytes 3.3 (callgrind, 3 Dec 2026): most texts end in ASCII.
+    static func edgeWhitespace(head: UnsafeBufferPointer<UInt8>, tail: UnsafeBufferPointer<UInt8>) -> Edges {
+        Edges(leading: !head.isEmpty && isWhitespace(scalar(startingAt: 0, in: head)),
+              trailing: !tail.isEmpty && isWhitespace(scalar(startingAt: scalarStart(before: tail.count, in: tail), in: tail)))
     }
 
-    /// Whether `text` ends with full-width CJK punctuation (、。，：；！？), whose glyph carries its own trailing
-    /// spacing: where the source ends with a space (a starter the person continues), such a translation needs none.
-    static func endsWithSpacedFullWidthPunctuation(_ text: String) -> Bool {
-        guard let last = text.unicodeScalars.last else { return false }
+    /// The scalar whose UTF-8 starts at `start` of the well-formed UTF-8 `bytes`.
+    private static func scalar(startingAt start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar {
+        let lead = UInt32(bytes[start])
+        if lead < 0x80 { return Unicode.Scalar(UInt8(lead)) }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        var value = lead & (0x7F >> UInt32(length))
+        for index in (start + 1)..<(start + length) { value = value << 6 | UInt32(bytes[index] & 0x3F) }
+        return Unicode.Scalar(value) ?? "\u{FFFD}"
+    }
+
+    /// Where the scalar that ends at `end` (exclusive, above 0) starts in the well-formed UTF-8 `bytes`.
+    private static func scalarStart(before end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var start = end - 1
+        while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        return start
+    }
+
+    /// Whether the UTF-8 text `bytes` ends with full-width CJK punctuation (、。，：；！？), whose glyph carries its own
+    /// trailing spacing: where the source ends with a space (a starter the person continues), such a translation needs
+    /// none.
+    static func endsWithSpacedFullWidthPunctuation(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let lastByte = bytes.last, lastByte >= 0x80 else { return false }
+        let last = scalar(startingAt: scalarStart(before: bytes.count, in: bytes), in: bytes)
         return ["\u{3001}", "\u{3002}", "\u{FF0C}", "\u{FF1A}", "\u{FF1B}", "\u{FF01}", "\u{FF1F}"].contains(last)
     }
 
@@ -159,30 +176,42 @@ enum TextChecks {
     /// The final punctuation of `text` (trailing whitespace and closing quotes or brackets skipped), in `language`
     /// (Greek writes the question mark as ';').
     static func finalPunctuation(_ text: String, language: String) -> FinalPunctuation {
-        // A last byte that is ASCII and neither whitespace, a control nor a closer is the last scalar left: told
-        // from the bytes (`contiguousUTF8`); a full stop looks at the two bytes before it for `...`.
-        let ascii: FinalPunctuation? = contiguousUTF8(text) { bytes in
-            guard let last = bytes.last, last < 0x80 else { return nil }
+        var copy = text
+        return copy.withUTF8 { finalPunctuation(utf8: $0, language: language) }
+    }
+
+    /// `finalPunctuation` of the UTF-8 text `bytes` (a display text's `tail`: a placeholder before it ends no
+    /// sentence, as an empty tail does not).
+    static func finalPunctuation(utf8 bytes: UnsafeBufferPointer<UInt8>, language: String) -> FinalPunctuation {
+        // A last byte that is ASCII and neither whitespace, a control nor a closer is the last scalar left; a full
+        // stop looks at the two bytes before it for `...`.
+        if let last = bytes.last, last < 0x80 {
             switch last {
-            case 0...0x20, 0x7F, UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ")"), UInt8(ascii: "]"): return nil
+            case 0...0x20, 0x7F, UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ")"), UInt8(ascii: "]"): break
             case UInt8(ascii: "?"): return .question
-            case UInt8(ascii: ";"): return language == "el" ? .question : FinalPunctuation.none
+            case UInt8(ascii: ";"): return language == "el" ? .question : .none
             case UInt8(ascii: "!"): return .exclamation
             case UInt8(ascii: ":"): return .colon
-            case UInt8(ascii: "."):
-                let count = bytes.count
-                return count >= 3 && bytes[count - 2] == UInt8(ascii: ".") && bytes[count - 3] == UInt8(ascii: ".") ? .ellipsis : .fullStop
-            default: return FinalPunctuation.none
+            case UInt8(ascii: "."): return endsWithThreeFullStops(bytes, end: bytes.count) ? .ellipsis : .fullStop
+            default: return .none
             }
         }
-        if let ascii { return ascii }
-        var scalars = Substring(text).unicodeScalars[...]
-        while let last = scalars.last, isWhitespace(last) || isCloser(last) { scalars.removeLast() }
-        guard let last = scalars.last else { return .none }
+        var end = bytes.count
+        var found: Unicode.Scalar?
+        while end > 0 {
+            let start = scalarStart(before: end, in: bytes)
+            let scalar = scalar(startingAt: start, in: bytes)
+            if !isWhitespace(scalar), !isCloser(scalar) {
+                found = scalar
+                break
+            }
+            end = start
+        }
+        guard let last = found else { return .none }
         switch last {
         case "…", "⋯", "︙": return .ellipsis
-        case ".", "．":
-            return scalars.suffix(3).elementsEqual("...".unicodeScalars) ? .ellipsis : .fullStop
+        case ".": return endsWithThreeFullStops(bytes, end: end) ? .ellipsis : .fullStop
+        case "．": return .fullStop
         case "。", "｡", "।", "॥", "۔", "։", "።", "᙮", "꓿": return .fullStop
         case "?", "？", "؟", "՞", "፧", "\u{037E}": return .question
         case ";" where language == "el": return .question
@@ -190,6 +219,11 @@ enum TextChecks {
         case ":", "：", "︓", "፥": return .colon
         default: return .none
         }
+    }
+
+    /// Whether the three bytes before `end` are `...` (a byte 0x2E is always a whole scalar).
+    private static func endsWithThreeFullStops(_ bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Bool {
+        end >= 3 && bytes[end - 1] == UInt8(ascii: ".") && bytes[end - 2] == UInt8(ascii: ".") && bytes[end - 3] == UInt8(ascii: ".")
     }
 
     /// Languages whose writing does not end sentences with a full stop as a rule (a missing one is not reported).

@@ -37,6 +37,19 @@ import Testing
         #expect(try Self.pattern("''{x}", source: "Quotes") == "'''''{'x'}'")
     }
 
+    @Test("a text's specifiers are found wherever they are, by hand")
+    func piecesAroundSpecifiers() throws {
+        let legend = StringCatalogDocument.inferredLegend(texts: ["%@ x %lld"])
+        func pieces(_ text: String) throws -> [PrintfMessage.Piece] {
+            try PrintfDialect.apple.parse(text, legend: legend, countArgument: nil, key: "k", locale: "de")
+        }
+        #expect(try pieces("Hallo %@, 100%% und %lld") == [.text("Hallo "), .argument(1), .text(", 100% und "), .argument(2)])
+        #expect(try pieces("%@%lld") == [.argument(1), .argument(2)])
+        let long = String(repeating: "Grüße ", count: 12)
+        #expect(try pieces(long + "%@" + long + "%lld" + long) == [.text(long), .argument(1), .text(long), .argument(2), .text(long)])
+        #expect(try pieces("%%") == [.text("%")])
+    }
+
     @Test("a plural, or a count outside one, is left to the ICU message path")
     func notPlain() throws {
         let legend = ArgumentLegend(entries: [.init(name: "arg1", type: "plural", style: nil)])

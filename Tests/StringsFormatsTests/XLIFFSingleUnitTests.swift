@@ -23,6 +23,39 @@ import Testing
         </xliff>
         """
 
+    /// A device variation's units without substitutions in the file are strings of their own, keyed by their ids; with
+    /// a substitution of the varied key in the file, each is a plural's template. Worked out by hand.
+    @Test func deviceVariationsAreTemplatesOnlyWithSubstitutions() throws {
+        func file(_ units: String) -> [UInt8] {
+            Array("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+                <file original="App/Localizable.xcstrings" source-language="en" target-language="de" datatype="plaintext">
+                <header><tool tool-id="com.apple.dt.xcode" tool-name="Xcode" tool-version="15.2" build-num="15C500b"/></header>
+                <body>\(units)</body></file></xliff>
+                """.utf8)
+        }
+        let devices = """
+            <trans-unit id="k|==|device.iphone" xml:space="preserve"><source>On iPhone</source><target state="translated">Auf dem iPhone</target></trans-unit>
+            <trans-unit id="k|==|device.mac" xml:space="preserve"><source>On %@</source><target state="translated">Auf %@</target></trans-unit>
+            """
+        let (plain, plainProblems) = try XLIFFDocument(bytes: file(devices)).contentSkippingProblems()
+        #expect(plain.source.map(\.key) == ["k|==|device.iphone", "k|==|device.mac"])
+        #expect(plain.source.map(\.message) == ["On iPhone", "On {arg1}"])
+        #expect((plain.translations[CatalogLocale(tag: "de")!] ?? []).map(\.pattern) == ["Auf dem iPhone", "Auf {arg1}"])
+        #expect(plainProblems.isEmpty)
+        let substituted = """
+            <trans-unit id="k|==|device.iphone" xml:space="preserve"><source>%#@n@ on this iPhone</source><target state="translated">%#@n@ auf dem iPhone</target></trans-unit>
+            <trans-unit id="k|==|device.mac" xml:space="preserve"><source>%#@n@ on this Mac</source><target state="translated">%#@n@ auf dem Mac</target></trans-unit>
+            <trans-unit id="k|==|substitutions.n.plural.one" xml:space="preserve"><source>%lld file</source><target state="translated">%lld Datei</target></trans-unit>
+            <trans-unit id="k|==|substitutions.n.plural.other" xml:space="preserve"><source>%lld files</source><target state="translated">%lld Dateien</target></trans-unit>
+            """
+        let (templated, _) = try XLIFFDocument(bytes: file(substituted)).contentSkippingProblems()
+        // Each device's text is the template of a plural keyed by its unit id; the substitution's units are no string.
+        #expect(templated.source.map(\.key) == ["k|==|device.iphone", "k|==|device.mac"])
+        #expect(templated.source.map { $0.message.contains(", plural, ") } == [true, true])
+    }
+
     @Test func singleUnitsBecomeEntriesAndProblems() throws {
         let (content, problems) = try XLIFFDocument(bytes: Array(Self.xliff.utf8)).contentSkippingProblems()
         #expect(content.source.map(\.key) == ["liked", "new", "braces"])

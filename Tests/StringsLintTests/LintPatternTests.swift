@@ -65,6 +65,52 @@ import Testing
         #expect(fast.needsMessageFormatValidation)
     }
 
+    /// A pattern of simple arguments keeps its display text's ends as the pattern's bytes, worked out by hand: the
+    /// head is the text before the first `{`, the tail the text after the last `}` (both the whole text without
+    /// arguments); the whole display text is written when asked for, each argument as U+FFFC.
+    @Test func simpleArgumentsDisplayEndsByHand() throws {
+        func ends(_ pattern: LintPattern) -> [String] {
+            pattern.withDisplayEnds { [String(decoding: $0, as: UTF8.self), String(decoding: $1, as: UTF8.self)] }
+        }
+        let cases: [(pattern: String, head: String, tail: String, display: String)] = [
+            (" Hallo {arg1}, und {arg2, number}? ", " Hallo ", "? ", " Hallo \u{FFFC}, und \u{FFFC}? "),
+            ("{arg1} mag {arg2}", "", "", "\u{FFFC} mag \u{FFFC}"),
+            ("Grüße 👋🏽 {n, number, integer}…", "Grüße 👋🏽 ", "…", "Grüße 👋🏽 \u{FFFC}…"),
+            ("Nur Text.", "Nur Text.", "Nur Text.", "Nur Text."),
+        ]
+        for (text, head, tail, display) in cases {
+            let pattern = try #require(LintPattern.parseSimpleArguments(text))
+            #expect(ends(pattern) == [head, tail], "\(text)")
+            #expect(pattern.displayText == display, "\(text)")
+        }
+        // A display text ICU wrote is its own head and tail.
+        #expect(ends(try LintPattern.parse("it''s {n}").get()) == ["it's \u{FFFC}", "it's \u{FFFC}"])
+    }
+
+    /// Longer patterns, read a word of eight bytes at a time: at every shift of their bytes against the words (0 to 15
+    /// ASCII letters before), with two-, three- and four-byte scalars across the words' edges, the arguments' offsets
+    /// and the display text's code points are ICU's.
+    @Test func longSimpleArgumentsAreReadAsICUReadsThemAtEveryShift() throws {
+        for shift in 0..<16 {
+            let pattern = String(repeating: "a", count: shift) + "ü日😀 x {arg1} Grüße 日本語テキスト {arg2, number} 終わり😀ü"
+            let fast = try #require(LintPattern.parseSimpleArguments(pattern))
+            let icu = try LintPattern.parseWithICU(pattern).get()
+            #expect(fast.arguments.map(\.offset) == icu.arguments.map(\.offset), "\(shift)")
+            #expect(fast.displayCodePoints == icu.displayCodePoints, "\(shift)")
+            // By hand: the text before {arg1} is shift + 6 code points (ü 日 😀 space x space), so arg1's name is at
+            // shift + 7; the display text has shift + 6 + 1 + 7 (" Grüße ") + 7 (日本語テキスト) + 1 + 1 + 6 code points.
+            #expect(fast.arguments.first?.offset == shift + 7)
+            #expect(fast.displayCodePoints == shift + 29)
+            #expect(fast.displayText == icu.displayText)
+        }
+        // A brace or apostrophe in any byte of a word is seen: the pattern is not read without ICU.
+        for shift in 0..<16 {
+            for stray in ["}", "'"] {
+                #expect(LintPattern.parseSimpleArguments(String(repeating: "b", count: shift) + stray + "ü日 {arg1} und mehr Text") == nil)
+            }
+        }
+    }
+
     /// Anything else goes to ICU: spaces or another type or style inside the braces, numbered arguments, quoting,
     /// stray braces.
     @Test(arguments: ["{ arg1 }", "{arg1,number}", "{arg1, number }", "{arg1, number, ::.0}", "{arg1, number, integer }",

@@ -161,6 +161,49 @@ import Testing
         #expect(more.compactMap(\.subject).sorted() == ["colon->none", "ellipsis->fullStop", "none->question", "question->exclamation"])
     }
 
+    /// A catalog's messages are found in the source near the place after the previous one first (up to eight places
+    /// on), by hashing otherwise; worked out by hand over keys k0…k19: k0 at 0 (next 1), k3 three places on (next 4),
+    /// k2 behind (next 3), k12 nine places on, past the reach (next 13), x nowhere (next stays), k13 at 13 (next 14),
+    /// k19 five places on (next 20), k0 (next 1).
+    @Test func sourceMessagesAreFoundInOrderOrByKey() throws {
+        let keys = (0..<20).map { "k\($0)" }
+        let document = try #require(CatalogDocument(entries: keys.map { ($0, "text \($0)", nil) }))
+        let source = SourceCatalog(document: document, tag: "en")
+        var cursor = SourceCatalog.Cursor()
+        var found: [String] = []
+        for key in ["k0", "k3", "k2", "k12", "x", "k13", "k19", "k0"] {
+            found.append(source.message(key, cursor: &cursor)?.entry.message ?? "none")
+            found.append(source.message("k\(found.count / 2 + 100)", cursor: &cursor)?.entry.message ?? "-") // absent: the cursor stays
+        }
+        #expect(found.filter { $0 != "-" } == ["text k0", "text k3", "text k2", "text k12", "none", "text k13", "text k19", "text k0"])
+        // After k0 the next place is 1: k1 is found there.
+        #expect(source.message("k1", cursor: &cursor)?.index == 1)
+    }
+
+    /// One argument on each side, worked out by hand: the same name and type (a style aside) is no finding, another
+    /// type is `argument-type`, another name an extra and a missing argument.
+    @Test func singleArgumentsAgainstTheSource() throws {
+        let source = #"{"a": "{arg1, number, integer} Dateien", "b": "{arg1, number} MB", "c": "Hi {name}", "d": "{n} x", "e": "{n} of {n, number}", "f": "{n} and {n, number}"}"#
+        let found = try lintInline(["en": source, "de": #"{"a": "{arg1, number} Dateien", "b": "{arg1} MB", "c": "Hallo {nom}", "d": "{n} x", "e": "{n, number} x", "f": "{n}"}"#])
+        #expect(found.map(\.check) == [.argumentType, .argumentMismatch, .argumentMismatch, .argumentType])
+        // The missing argument is placed at the text's start, the extra one at its use, further along the same line; a
+        // source argument used twice, plain and as a number, is a number (`e` agrees, `f` does not).
+        #expect(found.map(\.subject) == ["arg1", "missing:name", "extra:nom", "n"])
+    }
+
+    /// Edges next to an argument, worked out by hand: a placeholder at an edge is neither whitespace nor punctuation,
+    /// whitespace or punctuation after the last argument or before the first is read.
+    @Test func edgesNextToArguments() throws {
+        let source = #"{"a": "{arg1} files.", "b": " {arg1}", "c": "{arg1}: {arg2} ", "d": "Hi {arg1}", "e": "{arg1}?", "f": "Go {arg1} ..."}"#
+        let found = try lintInline(["en": source, "de": #"{"a": "{arg1} Dateien", "b": "{arg1}", "c": "{arg1}: {arg2}", "d": "Hi {arg1}.", "e": "{arg1}", "f": "Los {arg1}.."}"#])
+        #expect(found.map { $0.key ?? "" } == ["a", "b", "c", "d", "e", "f"])
+        #expect(found.map(\.subject) == ["fullStop->none", "leading", "trailing", "none->fullStop", "question->none", "ellipsis->fullStop"])
+        #expect(try lintInline(["en": source, "de": #"{"a": "{arg1} Dateien.", "b": " {arg1}", "c": "{arg1}: {arg2} ", "d": "Hi {arg1}", "e": "{arg1}?", "f": "Los {arg1} ..."}"#]).isEmpty)
+        // A full-width ending after the last argument stands for the source's trailing space; a full stop after an
+        // argument is not an ellipsis however the text before the argument ends.
+        #expect(try lintInline(["en": #"{"a": "Note {arg1}: ", "b": "Wait... {arg1}."}"#, "ja": #"{"a": "メモ {arg1}：", "b": "待って... {arg1}。"}"#]).isEmpty)
+    }
+
     @Test func finalPunctuationAndEdgesFromTheLastScalar() {
         // Worked out by hand: trailing whitespace and closing quotes or brackets are skipped; `...` is an ellipsis,
         // `..` a full stop; Greek's question mark is `;`.
@@ -169,6 +212,7 @@ import Testing
             ("Sure?", "de", .question), ("Τι;", "el", .question), ("Was;", "de", .none), ("Hi!", "de", .exclamation),
             ("Note:", "de", .colon), ("Say \"hi.\")", "de", .fullStop), ("Done. ", "de", .fullStop), ("完了。", "ja", .fullStop),
             ("ok", "de", .none), ("", "de", .none), ("a\u{7}", "de", .none), ("(Ja!)", "de", .exclamation), ("50 %", "de", .none),
+            ("Warte. ..", "de", .fullStop), ("“Fertig…” ", "de", .ellipsis), ("„Fertig…“", "de", .none), ("本当に？」", "ja", .question), ("x．", "ja", .fullStop),
         ]
         for (text, language, expected) in cases {
             #expect(TextChecks.finalPunctuation(text, language: language) == expected, "\(text)")

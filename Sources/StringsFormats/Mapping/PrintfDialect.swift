@@ -84,7 +84,7 @@ public struct PrintfDialect: Sendable, Hashable {
         }
         while index < count {
             guard bytes[index] == ascii("%") else {
-                index += 1
+                index = UTF8Words.firstIndex(of: ascii("%"), in: bytes, from: index)
                 continue
             }
             takeRun(upTo: index)

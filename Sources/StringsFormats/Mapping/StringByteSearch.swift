@@ -17,10 +17,10 @@ extension String {
         } ?? utf8.contains(byte)
     }
 
-    /// Whether a byte of the text's UTF-8 satisfies `predicate`, searched in the contiguous bytes like
-    /// `containsUTF8(_:)`: with it in `ICUMessage.quote` instead of the generic `utf8.contains(where:)` (6.1 M),
-    /// `lookd lint` on one `lint-xliff` bench file took 386 instead of 389 million instructions (callgrind, 2 Dec 2026).
-    func containsUTF8(where predicate: (UInt8) -> Bool) -> Bool {
-        utf8.withContiguousStorageIfAvailable { $0.contains(where: predicate) } ?? utf8.contains(where: predicate)
+    /// Whether the text's UTF-8 holds any of the bytes `a`, `b`, `c` and `d` (when given), sought eight at a time
+    /// (`UTF8Words`): whether a pattern or a text has MessageFormat syntax (`{`, `}`, `'`, `#`) to read or quote.
+    package func containsUTF8(anyOf a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8? = nil) -> Bool {
+        utf8.withContiguousStorageIfAvailable { UTF8Words.firstIndex(ofAnyOf: a, b, c, d, in: $0, from: 0) < $0.count }
+            ?? utf8.contains { $0 == a || $0 == b || $0 == c || $0 == d }
     }
 }

@@ -64,7 +64,7 @@ extension ICUMessage {
     /// Literal text as MessageFormat text. `followed`: a `{`, `#` or `}` comes right after it.
     static func quote(_ text: String, inPlural: Bool, followed: Bool) -> String {
         // Most text has nothing to quote: returned as it is, not rebuilt a scalar at a time.
-        guard text.containsUTF8(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "'") || (inPlural && $0 == UInt8(ascii: "#")) }) else {
+        guard text.containsUTF8(anyOf: UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "'"), inPlural ? UInt8(ascii: "#") : nil) else {
             return text
         }
         let scalars = Array(text.unicodeScalars)

@@ -129,7 +129,8 @@ extension Linter {
     private static func catalogs(of content: CatalogContent) -> [LintedCatalog] {
         let source = CatalogDocument(entries: content.source.map { ($0.key, $0.message, $0.maxLength) })
         let locales = content.locales.map { locale in
-            (name: locale.identifier + ".json", document: CatalogDocument(entries: (content.translations[locale] ?? []).map { ($0.key, $0.pattern, nil) }))
+            (name: locale.identifier + ".json",
+             document: CatalogDocument(entries: (content.translations[locale] ?? []).map { ($0.key, $0.pattern, nil) }, keysFollow: source))
         }
         guard let source, locales.allSatisfy({ $0.document != nil }) else {
             return content.files.map { .input(CatalogInput(name: $0.name, bytes: $0.bytes)) }
