@@ -79,6 +79,48 @@ import Testing
         ], "\(spots)")
     }
 
+    /// An XLIFF's findings sit at their units, the source's and the target's alike (one place a key for both
+    /// locales): a plural read from several units at its first unit, a unit without a target at that unit, a locale
+    /// the configuration leaves out at the file's first unit. Worked out by hand: each place is the `>` closing the
+    /// unit's start tag, six spaces in; `<trans-unit id="` is 16 characters and `" xml:space="preserve">` 23, so
+    /// "greeting" (8) and "farewell" (8) end at column 6 + 16 + 8 + 23 = 53, "%lld files|==|plural.one" (24) at 69.
+    @Test func xliffFindingsAreAtTheirUnits() throws {
+        let xliff = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+              <file original="Localizable.xcstrings" source-language="en" target-language="ru" datatype="plaintext">
+                <body>
+                  <trans-unit id="greeting" xml:space="preserve">
+                    <source>Hello</source>
+                    <target state="translated">Привет</target>
+                  </trans-unit>
+                  <trans-unit id="%lld files|==|plural.one" xml:space="preserve">
+                    <source>%lld file</source>
+                    <target state="translated">%lld файл</target>
+                  </trans-unit>
+                  <trans-unit id="%lld files|==|plural.other" xml:space="preserve">
+                    <source>%lld files</source>
+                    <target state="translated">%lld файла</target>
+                  </trans-unit>
+                  <trans-unit id="farewell" xml:space="preserve">
+                    <source>Goodbye</source>
+                  </trans-unit>
+                </body>
+              </file>
+            </xliff>
+            """
+        let input = try #require(FormatLintInput(name: "ru.xliff", kind: "xliff", files: FormatFiles(["": Array(xliff.utf8)])))
+        func spots(_ findings: [LintFinding]) -> [String] {
+            findings.map { "\($0.check.code) \($0.position.line):\($0.position.column) \($0.locale ?? "-") \($0.key ?? "-")" }
+        }
+        #expect(spots(Linter().lint(input)) == [
+            "missing-plural-category 9:69 ru %lld files",  // few
+            "missing-plural-category 9:69 ru %lld files",  // many
+            "missing-key 17:53 ru farewell",
+        ])
+        #expect(spots(Linter(configuration: LintConfiguration(locales: ["de"])).lint(input)) == ["file-name 5:53 ru -"])
+    }
+
     /// Xcode's extracted strings: no source localization (the key is the English text), a string not to
     /// translate, and a count that one translation varies by plural and the others show plainly.
     @Test func xcodeExtractedStringsAreLintedInTheirOwnTerms() throws {

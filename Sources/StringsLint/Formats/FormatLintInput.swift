@@ -126,6 +126,11 @@ struct FormatLintReading {
     var states: [State] = []
     /// (locale, key) → place.
     var places: [PlaceKey: Place] = [:]
+    /// A format whose locales keep a key's entries at one place (an XLIFF unit holds the source and its target):
+    /// key → place, for each locale of `keyPlaceLocales`, where `places` has none. One hashed string a unit instead
+    /// of two (locale, key) entries (`lookd lint` on one `lint-xliff` bench file, callgrind: see `XLIFFLintReader`).
+    var keyPlaces: [String: Place] = [:]
+    var keyPlaceLocales: [String] = []
     /// Each locale's file, for findings about a whole locale.
     var localeFiles: [String: Place] = [:]
     /// Checks the project turned off where it stands: (locale, key) → checks, `*` for every locale or key
@@ -137,6 +142,20 @@ struct FormatLintReading {
     /// Each key's arguments as the format declares them (a String Catalog key's own specifiers): a translation
     /// may use one its English text leaves out ("%lld likes" shown as "Liked" in English).
     var declaredArguments: [String: Set<String>] = [:]
+
+    /// Where (locale, key) sits: `places`, else `keyPlaces` for its locales.
+    func place(locale: String, key: String) -> Place? {
+        if let place = places[Self.placeKey(locale: locale, key: key)] { return place }
+        return keyPlaceLocales.contains(locale) ? keyPlaces[key] : nil
+    }
+
+    /// The first place of a locale's entries (by position), if it has any.
+    func firstPlace(of locale: String) -> Place? {
+        let placed = places.filter { $0.key.locale == locale }.values.min { $0.position < $1.position }
+        guard keyPlaceLocales.contains(locale), let keyed = keyPlaces.values.min(by: { $0.position < $1.position }) else { return placed }
+        guard let placed else { return keyed }
+        return keyed.position < placed.position ? keyed : placed
+    }
 
     /// Whether `check` is turned off for (locale, key) by a suppression.
     func suppresses(_ check: LintCheck, locale: String?, key: String?) -> Bool {

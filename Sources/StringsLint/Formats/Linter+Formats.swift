@@ -22,10 +22,10 @@ extension Linter {
             return input.name.hasSuffix("/") ? input.name + relative : input.name + "/" + relative
         }
         func place(locale: String?, key: String?) -> FormatLintReading.Place {
-            if let locale, let key, let place = reading.places[FormatLintReading.placeKey(locale: locale, key: key)] { return place }
+            if let locale, let key, let place = reading.place(locale: locale, key: key) { return place }
             // A key the locale lacks: in the locale's own file when it has one (Android), else at the source's key.
             if let locale, locale != configuration.sourceTag, let place = reading.localeFiles[locale] { return place }
-            if let key, let place = reading.places[FormatLintReading.placeKey(locale: configuration.sourceTag, key: key)] { return place }
+            if let key, let place = reading.place(locale: configuration.sourceTag, key: key) { return place }
             if let locale, let place = reading.localeFiles[locale] { return place }
             return .init(file: nil, position: .start)
         }
@@ -60,7 +60,7 @@ extension Linter {
         for locale in reading.content.locales.map(\.identifier) where locale != source {
             // Looked for only when there is something to say (a scan of every place, 2.3% of the `lint-xliff` bench's lint time).
             var place: FormatLintReading.Place {
-                reading.localeFiles[locale] ?? reading.places.filter { $0.key.locale == locale }.values.min { $0.position < $1.position }
+                reading.localeFiles[locale] ?? reading.firstPlace(of: locale)
                     ?? .init(file: nil, position: .start)
             }
             if let allowed = configuration.locales, !allowed.contains(locale) {
