@@ -222,7 +222,8 @@ import Testing
 
     @Test(arguments: [("%.1f", PrintfSpecifier.Category.float, "f"), ("1$.2f", .float, "f"), ("06x", .integer, "x"), ("n", .newline, "n"),
                       ("-10s", .text, "s"), ("lld", .integer, "lld"), ("@", .text, "@"), ("hd", .integer, "hd"), ("h", .other, "h"),
-                      ("tY", .other, "tY"), (",d", .integer, "d")])
+                      ("tY", .other, "tY"), (",d", .integer, "d"), ("s", .text, "s"), ("S", .text, "S"), ("d", .integer, "d"),
+                      ("D", .integer, "D"), ("lli", .integer, "lli"), ("llx", .integer, "llx"), ("5$lld", .integer, "lld")])
     func specifierSyntax(text: String, category: PrintfSpecifier.Category, conversion: String) throws {
         // The `N$` is read by the caller; here it is skipped like PrintfDialect does.
         var rest = Substring(text.hasPrefix("%") ? String(text.dropFirst()) : text)

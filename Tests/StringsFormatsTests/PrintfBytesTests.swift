@@ -39,6 +39,20 @@ import Testing
         #expect(Self.reason("ü %@ %@") == "argument 2 is written '%@', the source passes it as '%lld'")
     }
 
+    /// `N` of `%N$` read from its bytes as `Int` reads digits: 0 and 12 are argument numbers (out of range here),
+    /// a number past `Int.max` (9,223,372,036,854,775,807: 19 digits) is none, so its digits are a width and the
+    /// `$` after them no conversion.
+    @Test("argument numbers are read from the digits' bytes")
+    func argumentNumbers() throws {
+        #expect(try Self.parse("%2$lld × %1$@") == [.argument(2), .text(" × "), .argument(1)])
+        #expect(try Self.parse("%02$lld %001$@") == [.argument(2), .text(" "), .argument(1)])
+        #expect(Self.reason("%0$@") == "specifier '%0$@' refers to argument 0; the source has 2")
+        #expect(Self.reason("%12$@") == "specifier '%12$@' refers to argument 12; the source has 2")
+        #expect(Self.reason("%9223372036854775807$@") == "specifier '%9223372036854775807$@' refers to argument 9223372036854775807; the source has 2")
+        #expect(Self.reason("%9223372036854775808$@") == "malformed specifier '%9' (a percent sign is '%%' in a string with arguments)")
+        #expect(Self.reason("%99999999999999999999$@") == "malformed specifier '%9' (a percent sign is '%%' in a string with arguments)")
+    }
+
     @Test("a date conversion's suffix may be a letter outside ASCII; lengths count scalars and bytes")
     func dateSuffix() throws {
         let specifier = try #require(PrintfSpecifier.read(Substring("tä rest")))

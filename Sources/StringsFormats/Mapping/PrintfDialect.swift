@@ -115,14 +115,15 @@ public struct PrintfDialect: Sendable, Hashable {
             }
             var digitsEnd = index
             while digitsEnd < count, bytes[digitsEnd] >= ascii("0"), bytes[digitsEnd] <= ascii("9") { digitsEnd += 1 }
-            var digits = digitsEnd > index ? String(decoding: bytes[index..<digitsEnd], as: UTF8.self) : ""
             var number: Int?
-            // `%2$d` names its argument; `%06x` and `%5s` are a width (read with the specification below).
-            if !digits.isEmpty, digitsEnd < count, bytes[digitsEnd] == ascii("$"), let value = Int(digits) {
+            /// The bytes of `N` in `%N$`, written out only for an error message.
+            var numberDigits = index..<index
+            // `%2$d` names its argument; `%06x` and `%5s` are a width (read with the specification below). The number
+            // is read from the bytes, as `Int` reads its digits (nil past `Int.max`), not from a string made of them.
+            if digitsEnd > index, digitsEnd < count, bytes[digitsEnd] == ascii("$"), let value = Self.decimal(bytes[index..<digitsEnd]) {
                 number = value
+                numberDigits = index..<digitsEnd
                 index = digitsEnd + 1
-            } else {
-                digits = ""
             }
             if index + 1 < count, bytes[index] == ascii("#"), bytes[index + 1] == ascii("@") {
                 index += 2
@@ -147,6 +148,7 @@ public struct PrintfDialect: Sendable, Hashable {
             let resolved = number ?? nextSequential
             if number == nil { nextSequential += 1 }
             guard resolved >= 1, resolved <= legend.entries.count else {
+                let digits = String(decoding: bytes[numberDigits], as: UTF8.self)
                 throw fail("specifier '%\(digits.isEmpty ? "" : digits + "$")\(conversion)' refers to argument \(resolved); the source has \(legend.entries.count)", .argument)
             }
             let entry = legend.entries[resolved - 1]
@@ -168,5 +170,17 @@ public struct PrintfDialect: Sendable, Hashable {
         takeRun(upTo: count)
         flush()
         return pieces
+    }
+
+    /// The value of ASCII decimal `digits`, or nil past `Int.max`, as `Int(String)` reads them.
+    static func decimal(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        var value = 0
+        for digit in digits {
+            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowSum) = times10.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+            if overflow || overflowSum { return nil }
+            value = sum
+        }
+        return value
     }
 }
