@@ -50,6 +50,17 @@ import Testing
         #expect(try pieces("%%") == [.text("%")])
     }
 
+    /// Arguments named by their numbers, the first nine from a table, the rest written out; by hand: `%1$@` text,
+    /// `%3$.1f` a number, `%12$lld` an integer, 2 and 4…11 unseen (text), argument 2 of the plurals `count`.
+    @Test("an inferred legend names its arguments arg1, arg2, …")
+    func inferredNames() {
+        let legend = StringCatalogDocument.inferredLegend(texts: ["%1$@ %12$lld %3$.1f"], plurals: [2: "count"])
+        #expect(legend.entries.map(\.name) == ["arg1", "count", "arg3", "arg4", "arg5", "arg6", "arg7", "arg8", "arg9", "arg10", "arg11", "arg12"])
+        #expect(legend.entries.map { "\($0.type ?? "-") \($0.style ?? "-")" } == [
+            "- -", "plural -", "number -", "- -", "- -", "- -", "- -", "- -", "- -", "- -", "- -", "number integer",
+        ])
+    }
+
     @Test("a plural, or a count outside one, is left to the ICU message path")
     func notPlain() throws {
         let legend = ArgumentLegend(entries: [.init(name: "arg1", type: "plural", style: nil)])
