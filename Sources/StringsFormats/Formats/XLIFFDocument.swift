@@ -135,7 +135,10 @@ public struct XLIFFDocument: Sendable {
 
     /// A unit of a printf `<file>` as read: one string, or every unit of one plural (by its key).
     private enum Item {
-        case unit(Unit)
+        /// A unit of its own, by its index in its file's `units`: the unit itself in every item, copied in and out
+        /// of the array and freed with it, cost 0.5 of the 221 million instructions of `lookd lint` on one
+        /// `lint-xliff` bench file (callgrind, 3 Dec 2026).
+        case unit(Int)
         case plural(String)
     }
 
@@ -173,7 +176,7 @@ public struct XLIFFDocument: Sendable {
                 parsed == nil && Self.variationBase(unit.id).map(substituted.contains) == true
             }.map(\.0), by: { Self.variationBase($0.id)! })
             var shared: [String: [(unit: Unit, part: XLIFFPluralUnits.Part)]] = [:]
-            for (unit, parsed) in zip(file.units, parts) {
+            for (index, (unit, parsed)) in zip(file.units, parts).enumerated() {
                 if let parsed, deviceTemplates[parsed.key] != nil {
                     shared[parsed.key, default: []].append((unit, parsed.part))
                     continue
@@ -181,7 +184,7 @@ public struct XLIFFDocument: Sendable {
                 let template = !deviceTemplates.isEmpty && Self.variationBase(unit.id).flatMap { deviceTemplates[$0] } != nil
                 let substitution = !substituted.isEmpty && substituted.contains(unit.id)
                 guard let (key, part) = parsed ?? (substitution || template ? (unit.id, .format) : nil) else {
-                    items.append(.unit(unit))
+                    items.append(.unit(index))
                     continue
                 }
                 if plurals[key] == nil {
@@ -210,7 +213,7 @@ public struct XLIFFDocument: Sendable {
                     source += converted.source
                     translations += converted.translations[locale] ?? []
                     continue
-                case .unit(let single): unit = single
+                case .unit(let index): unit = file.units[index]
                 }
                 var comment = EntryComment(text: unit.note)
                 comment.maxLength = comment.maxLength ?? unit.maxWidth
