@@ -175,9 +175,9 @@ enum HTTPBench {
         }
         guard only?.contains("spread") ?? true else { return }
 
-        // Cache misses: 3,000 apps × 50 languages at random (the default cache holds every app's shared part but only
-        // about 1,200 of the 150,000 responses, so nearly every request builds its language's response), against the
-        // same script pinned to one app and language.
+        // The spread: 3,000 apps × 50 languages at random (the default cache holds all 150,000 responses, about 100 MB;
+        // each publish prefilled its version's, unless HTTP_BENCH_PREFILL=off, when each app's first fetch fills them),
+        // against the same script pinned to one app and language.
         try keys.joined(separator: "\n").write(toFile: work + "/keys.txt", atomically: true, encoding: .utf8)
         try keys[0].write(toFile: work + "/key.txt", atomically: true, encoding: .utf8)
         try languages.joined(separator: "\n").write(toFile: work + "/langs.txt", atomically: true, encoding: .utf8)
