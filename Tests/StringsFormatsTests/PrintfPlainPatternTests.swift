@@ -12,7 +12,36 @@ import Testing
         let message = PrintfMessage(template: pieces, plurals: [])
         let plain = try message.plainPattern(legend: legend, locale: .english, key: "k")
         #expect(plain == (try message.icuMessage(legend: legend, locale: .english, sourceExactZero: [], key: "k").pattern), "\(text)")
+        // Written as the text is read, by a writer that wrote other texts before.
+        #expect(Self.written(text, legend: legend) == plain, "\(text)")
         return plain
+    }
+
+    /// `text` written by a writer that wrote a longer pattern before (its buffer is written over).
+    static func written(_ text: String, legend: ArgumentLegend) -> String? {
+        var writer = PrintfPlainPatternWriter()
+        _ = writer.pattern(of: String(repeating: "Vorher {x} '", count: 8) + "%@", legend: legend, dialect: .apple)
+        return writer.pattern(of: text, legend: legend, dialect: .apple)
+    }
+
+    /// `PrintfPlainPatternWriter` gives up where `parse` throws, so the caller parses to report why; by hand: the
+    /// source `%@ x %lld` has arguments 1 (text) and 2 (integer).
+    @Test("the writer gives no pattern for what parse refuses, and writes after a refused text as before")
+    func writerRefusals() throws {
+        var writer = PrintfPlainPatternWriter()
+        let legend = StringCatalogDocument.inferredLegend(texts: ["%@ x %lld"])
+        #expect(writer.pattern(of: "Lange Einleitung {a} %@ und %lld", legend: legend, dialect: .apple) == "Lange Einleitung '{'a'}' {arg1} und {arg2, number, integer}")
+        #expect(writer.pattern(of: "%3$@ fehlt", legend: legend, dialect: .apple) == nil) // argument 3 of 2
+        #expect(writer.pattern(of: "%@ und %@", legend: legend, dialect: .apple) == nil) // argument 2 is an integer
+        #expect(writer.pattern(of: "%#@n@ Dateien", legend: legend, dialect: .apple) == nil) // no substitution here
+        #expect(writer.pattern(of: "50% fertig %@", legend: legend, dialect: .apple) == nil) // `% f`: a lone percent sign
+        #expect(writer.pattern(of: "%@ ok", legend: legend, dialect: .apple) == "{arg1} ok")
+        #expect(writer.pattern(of: "Zeile%nzwei %@", legend: legend, dialect: .apple) == "Zeile\nzwei {arg1}")
+        // Without arguments in the source every `%` is text, and a text of its own is quoted whole.
+        #expect(writer.pattern(of: "100% {x}", legend: ArgumentLegend(entries: []), dialect: .apple) == "100% '{'x'}'")
+        for text in ["%3$@ fehlt", "%@ und %@", "%#@n@ Dateien", "50% fertig %@"] {
+            #expect(throws: ConversionError.self) { try PrintfDialect.apple.parse(text, legend: legend, countArgument: nil, key: "k", locale: "de") }
+        }
     }
 
     @Test("specifiers become the source's arguments, typed as the source's specifiers are")

@@ -133,6 +133,18 @@ public struct XLIFFDocument: Sendable {
         return String(id[..<separator.lowerBound])
     }
 
+    /// The ICU pattern of a printf unit's `text` (no plural: a unit of its own) in `locale`, the source's arguments
+    /// in `legend`. Throws `PrintfDialect.parse`'s `ConversionError` (naming `key` and the locale) for what it refuses.
+    ///
+    /// Written as the text is read (`writer`, kept from unit to unit), parsed into pieces only when that refuses it,
+    /// to report why: the pieces `parse` returns always make a pattern (every argument is in the legend).
+    private static func pattern(of text: String, legend: ArgumentLegend, key: String, locale: CatalogLocale,
+                                writer: inout PrintfPlainPatternWriter) throws -> String {
+        if let pattern = writer.pattern(of: text, legend: legend, dialect: .apple) { return pattern }
+        let pieces = try PrintfDialect.apple.parse(text, legend: legend, countArgument: nil, key: key, locale: locale.identifier)
+        return try PrintfMessage(template: pieces, plurals: []).icuPattern(legend: legend, locale: locale, key: key)
+    }
+
     /// A unit of a printf `<file>` as read: one string, or every unit of one plural (by its key).
     private enum Item {
         /// A unit of its own, by its index in its file's `units`: the unit itself in every item, copied in and out
@@ -202,6 +214,7 @@ public struct XLIFFDocument: Sendable {
             // `lint-xliff` bench file, callgrind, 2 Dec 2026). What the conversion refuses is listed after what the
             // reading refuses, in unit order, as `PrintfCatalog.contentSkippingProblems` lists it.
             var conversionProblems: [ConversionError.Problem] = []
+            var writer = PrintfPlainPatternWriter()
             for item in items {
                 let unit: Unit
                 switch item {
@@ -219,34 +232,22 @@ public struct XLIFFDocument: Sendable {
                 comment.maxLength = comment.maxLength ?? unit.maxWidth
                 if comment.legend == nil { comment.legend = StringCatalogDocument.inferredLegend(texts: [unit.source]) }
                 let legend = comment.legend ?? ArgumentLegend(entries: [])
-                let english: PrintfMessage
+                let english: String
                 do {
-                    english = PrintfMessage(template: try PrintfDialect.apple.parse(unit.source, legend: legend, countArgument: nil, key: unit.id, locale: "en"), plurals: [])
+                    english = try Self.pattern(of: unit.source, legend: legend, key: unit.id, locale: .english, writer: &writer)
                 } catch {
                     if let error = error as? ConversionError { problems += error.problems.map { $0.placed(file: nil, position: unit.position) } }
                     conversionProblems.append(.init(key: unit.id, reason: "no English (source) text", kind: .unknownKey))
                     continue
                 }
-                var target: PrintfMessage?
+                source.append(CatalogContent.SourceEntry(key: unit.id, message: english, description: comment.description, maxLength: comment.maxLength))
                 if let text = delivered(unit) {
                     do {
-                        target = PrintfMessage(template: try PrintfDialect.apple.parse(text, legend: legend, countArgument: nil, key: unit.id, locale: locale.identifier), plurals: [])
+                        translations.append(CatalogContent.Translation(key: unit.id, pattern: try Self.pattern(of: text, legend: legend, key: unit.id, locale: locale, writer: &writer)))
                     } catch let error as ConversionError {
                         problems += error.problems.map { $0.placed(file: nil, position: unit.position) }
                     } catch {}
                 }
-                do {
-                    let pattern = try english.icuPattern(legend: legend, locale: .english, key: unit.id)
-                    source.append(CatalogContent.SourceEntry(key: unit.id, message: pattern, description: comment.description, maxLength: comment.maxLength))
-                } catch {
-                    if let error = error as? ConversionError { conversionProblems += error.problems }
-                    continue
-                }
-                do {
-                    if let target { translations.append(CatalogContent.Translation(key: unit.id, pattern: try target.icuPattern(legend: legend, locale: locale, key: unit.id))) }
-                } catch let error as ConversionError {
-                    conversionProblems += error.problems
-                } catch {}
             }
             problems += conversionProblems
         }

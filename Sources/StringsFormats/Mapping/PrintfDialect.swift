@@ -50,37 +50,27 @@ public struct PrintfDialect: Sendable, Hashable {
         // copied as one slice (an array of scalars and of their indices per text was most of the 48 million
         // instructions this parse cost on one file of the `lint-xliff` bench; callgrind, 2 Dec 2026).
         return try storage.withUTF8 { bytes in
-            try parse(bytes, text: text, legend: legend, countArgument: countArgument, slots: slots, fail: fail)
+            var pieces = PrintfPieceBuilder()
+            try read(bytes, text: text, legend: legend, countArgument: countArgument, slots: slots, fail: fail, into: &pieces)
+            return pieces.finish()
         }
     }
 
-    /// `parse` over the UTF-8 `bytes` of `text` (which error messages quote).
-    private func parse(_ bytes: UnsafeBufferPointer<UInt8>, text: String, legend: ArgumentLegend, countArgument: Int?,
-                       slots: [String: Int], fail: (String, ConversionError.Problem.Kind) -> ConversionError) throws -> [PrintfMessage.Piece] {
+    /// Reads the UTF-8 `bytes` of format string `text` (which error messages quote) into `sink`, in order: its text
+    /// (runs as written, and the `%` of `%%` and line separator of `%n` as one character each) and its pieces that are
+    /// no text. Throws what `fail` makes, as `parse` documents; `sink` then has part of the text.
+    func read<Sink: PrintfReadingSink>(_ bytes: UnsafeBufferPointer<UInt8>, text: String, legend: ArgumentLegend, countArgument: Int?,
+                                       slots: [String: Int], fail: (String, ConversionError.Problem.Kind) -> ConversionError,
+                                       into sink: inout Sink) throws {
         func ascii(_ character: Unicode.Scalar) -> UInt8 { UInt8(character.value) }
         let count = bytes.count
-        var pieces: [PrintfMessage.Piece] = []
-        // Text, argument, text, argument: room for the usual message at once (growing the array a piece at a time
-        // was 4.7 of the 360 million instructions of `lookd lint` on one `lint-xliff` bench file, callgrind, 2 Dec 2026).
-        pieces.reserveCapacity(4)
-        var literal = ""
-        /// The text from `runStart` up to the byte being read is not in `literal` yet.
+        /// The text from `runStart` up to the byte being read is not in `sink` yet.
         var runStart = 0
         var nextSequential = 1
         var index = 0
         func takeRun(upTo end: Int) {
-            if end > runStart {
-                // The usual run is the whole text of a piece: made the literal, not appended to an empty one (the
-                // appends were 1.5 of the 282 million instructions of `lookd lint` on one `lint-xliff` bench file,
-                // callgrind, 3 Dec 2026).
-                let run = String(decoding: bytes[runStart..<end], as: UTF8.self)
-                if literal.isEmpty { literal = run } else { literal += run }
-            }
+            if end > runStart { sink.text(bytes[runStart..<end]) }
             runStart = end
-        }
-        func flush() {
-            if !literal.isEmpty { pieces.append(.text(literal)) }
-            literal = ""
         }
         while index < count {
             guard bytes[index] == ascii("%") else {
@@ -92,13 +82,12 @@ public struct PrintfDialect: Sendable, Hashable {
             index += 1
             defer { runStart = index }
             if index < count, bytes[index] == ascii("%") {
-                literal.append("%")
+                sink.character(ascii("%"))
                 index += 1
                 continue
             }
             if countArgument != nil, index + 3 <= count, bytes[index] == ascii("a"), bytes[index + 1] == ascii("r"), bytes[index + 2] == ascii("g") {
-                flush()
-                pieces.append(.count)
+                sink.piece(.count)
                 index += 3
                 continue
             }
@@ -109,7 +98,7 @@ public struct PrintfDialect: Sendable, Hashable {
             let percentIndex = index
             // Java's %n: a line separator, no argument.
             if let newline = atPercent, newline.category == .newline {
-                literal.append("\n")
+                sink.character(ascii("\n"))
                 index += newline.utf8Length
                 continue
             }
@@ -132,8 +121,7 @@ public struct PrintfDialect: Sendable, Hashable {
                 let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
                 guard index < count, let slot = slots[name] else { throw fail("substitution '%#@\(name)@' has no definition", .argument) }
                 index += 1
-                flush()
-                pieces.append(.plural(slot))
+                sink.piece(.plural(slot))
                 continue
             }
             guard index < count else { throw fail("specifier at the end of '\(text)' is incomplete", .syntax) }
@@ -164,12 +152,9 @@ public struct PrintfDialect: Sendable, Hashable {
                 let expected = expectsInteger ? integerConversion : entry.type == "number" && entry.style == nil ? "f" : textConversion
                 throw fail("argument \(resolved) is written '%\(conversion)', the source passes it as '%\(expected)'", .argumentType)
             }
-            flush()
-            pieces.append(resolved == countArgument ? .count : .argument(resolved))
+            sink.piece(resolved == countArgument ? .count : .argument(resolved))
         }
         takeRun(upTo: count)
-        flush()
-        return pieces
     }
 
     /// The value of ASCII decimal `digits`, or nil past `Int.max`, as `Int(String)` reads them.
