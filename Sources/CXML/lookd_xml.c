@@ -73,6 +73,7 @@ static void add_text(lookd_xml_state *state, const xmlChar *bytes, size_t length
     }
     if (!reserve(state, 5 + length)) return;
     put_kind(state, 'T');
+    state->result->text_count++;
     state->text_length_at = state->result->length;
     put_u32(state, (uint32_t)length);
     put_bytes(state, bytes, length);
@@ -115,6 +116,7 @@ static void on_start_element(void *context, const xmlChar *localname, const xmlC
     if (!reserve(state, size)) return;
     state->depth++;
     put_kind(state, 'S');
+    result->element_count++;
     put_u32(state, (uint32_t)xmlSAX2GetLineNumber(state->ctxt));
     put_u32(state, (uint32_t)xmlSAX2GetColumnNumber(state->ctxt));
     put_u32(state, (uint32_t)name_length);

@@ -60,6 +60,16 @@ import Testing
         }
     }
 
+    /// The parser's counts size the index's tables; by hand: elements a, b and c, texts "x", "y" (a comment ends
+    /// it) and "z", and the whitespace before the root is outside it (not a record).
+    @Test func eventsCountElementsAndTexts() throws {
+        let counts = try XMLTree.withEvents(Array("\n<a><b>x</b>y<!--c--><c/>z</a>".utf8)) { events in
+            (events.elementCount, events.textCount)
+        }
+        #expect(counts.0 == 3)
+        #expect(counts.1 == 3)
+    }
+
     private func expectSameAnswers(_ bytes: [UInt8], _ name: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
         let tree = try? XMLTree.parse(bytes)
         let answered: Bool? = try? XMLTree.withEvents(bytes) { events -> Bool? in

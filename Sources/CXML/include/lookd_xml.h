@@ -36,6 +36,9 @@ typedef struct lookd_xml_result {
     int too_deep;
     int too_deep_line;
     int too_deep_column;
+    /// How many 'S' and 'T' records `events` holds (what a reader of the events may size its tables by).
+    size_t element_count;
+    size_t text_count;
 } lookd_xml_result;
 
 /// Reads `length` bytes of XML with libxml2's SAX2 push parser as Foundation's `XMLParser` sets it up on Linux

@@ -4,10 +4,17 @@
 /// it does not own: use it only while the buffer lives.
 struct XMLEvents {
     let bytes: UnsafeRawBufferPointer
+    /// How many element starts ('S') and texts ('T') `bytes` holds, as `lookd_xml_parse` counted them.
+    let elementCount: Int
+    let textCount: Int
     /// Where reading is: the next record's kind byte, or inside a record being read.
     private(set) var offset = 0
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(_ bytes: UnsafeRawBufferPointer, elementCount: Int, textCount: Int) {
+        self.bytes = bytes
+        self.elementCount = elementCount
+        self.textCount = textCount
+    }
 
     private struct Open {
         var name: String

@@ -79,7 +79,8 @@ public struct XMLTree: Sendable, Hashable {
             throw ConversionError([.init(key: nil, reason: "elements nested deeper than \(maxDepth) levels", kind: .syntax,
                                          position: FilePosition(line: max(1, Int(result.too_deep_line)), column: max(1, Int(result.too_deep_column))))])
         }
-        let events = XMLEvents(UnsafeRawBufferPointer(start: result.events, count: result.length))
+        let events = XMLEvents(UnsafeRawBufferPointer(start: result.events, count: result.length),
+                               elementCount: result.element_count, textCount: result.text_count)
         guard result.status == 0, let read = try read(events) else {
             // The words Foundation's `XMLParser` gave (its error's `localizedDescription`), which lookd reported before it
             // read XML with libxml2 itself: the code of the last error libxml2 reported, else of the parse.
