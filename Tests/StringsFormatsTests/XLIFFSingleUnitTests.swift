@@ -23,6 +23,15 @@ import Testing
         </xliff>
         """
 
+    /// XLIFF 1.2's states whose target is no translation yet are `new` and `needs-translation`, exactly as spelled.
+    @Test func untranslatedStatesByName() {
+        #expect(XLIFFDocument.isUntranslated("new"))
+        #expect(XLIFFDocument.isUntranslated("needs-translation"))
+        for state in ["translated", "final", "needs-review-translation", "New", "new ", ""] {
+            #expect(!XLIFFDocument.isUntranslated(state), "\(state)")
+        }
+    }
+
     /// A device variation's units without substitutions in the file are strings of their own, keyed by their ids; with
     /// a substitution of the varied key in the file, each is a plural's template. Worked out by hand.
     @Test func deviceVariationsAreTemplatesOnlyWithSubstitutions() throws {

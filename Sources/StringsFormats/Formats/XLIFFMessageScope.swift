@@ -14,6 +14,13 @@ enum XLIFFMessageScope {
         /// Files scoped so far: the ordinal of the next.
         private var files = 0
 
+        /// Room for `keyCapacity` keys (a document's units): the entries are made once, not grown a key at a time,
+        /// rehashing every key so far (2.1 of the 206 million instructions of `lookd lint` on one `lint-xliff` bench
+        /// file, callgrind, 3 Dec 2026).
+        init(keyCapacity: Int = 0) {
+            entries.reserveCapacity(keyCapacity)
+        }
+
         fileprivate mutating func startFile() -> Int {
             defer { files += 1 }
             return files

@@ -3,7 +3,10 @@ import StringsFormats
 
 /// An XLIFF 1.2 file for the linter: positions are each `<trans-unit>`.
 struct XLIFFLintReader: FormatLintReader {
-    static let finishedStates: Set<String> = ["translated", "final", "signed-off"]
+    /// The states of a finished translation, compared with a unit's state one by one (three short strings: hashing
+    /// every unit's state for a set was 0.6 of the 206 million instructions of `lookd lint` on one `lint-xliff` bench
+    /// file, callgrind, 3 Dec 2026).
+    static let finishedStates = ["translated", "final", "signed-off"]
 
     func reading(_ files: FormatFiles) -> FormatLintReading {
         var reading = FormatLintReading()
