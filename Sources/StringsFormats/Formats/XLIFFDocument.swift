@@ -201,14 +201,18 @@ public struct XLIFFDocument: Sendable {
                 parsed == nil && Self.variationBase(unit.id).map(substituted.contains) == true
             }.map(\.0), by: { Self.variationBase($0.id)! })
             var shared: [String: [(unit: Unit, part: XLIFFPluralUnits.Part)]] = [:]
-            for (index, (unit, parsed)) in zip(file.units, parts).enumerated() {
+            // By index: a unit is copied only into a plural (a string's unit, most of them, is told by its id; iterating the
+            // units with their parts copied every unit twice, 1.3 of the 197 million instructions of `lookd lint` on one
+            // `lint-xliff` bench file, callgrind, 3 Dec 2026).
+            for (index, parsed) in parts.enumerated() {
                 if let parsed, deviceTemplates[parsed.key] != nil {
-                    shared[parsed.key, default: []].append((unit, parsed.part))
+                    shared[parsed.key, default: []].append((file.units[index], parsed.part))
                     continue
                 }
-                let template = !deviceTemplates.isEmpty && Self.variationBase(unit.id).flatMap { deviceTemplates[$0] } != nil
-                let substitution = !substituted.isEmpty && substituted.contains(unit.id)
-                guard let (key, part) = parsed ?? (substitution || template ? (unit.id, .format) : nil) else {
+                let id = file.units[index].id
+                let template = !deviceTemplates.isEmpty && Self.variationBase(id).flatMap { deviceTemplates[$0] } != nil
+                let substitution = !substituted.isEmpty && substituted.contains(id)
+                guard let (key, part) = parsed ?? (substitution || template ? (id, .format) : nil) else {
                     items.append(.unit(index))
                     continue
                 }
@@ -216,7 +220,7 @@ public struct XLIFFDocument: Sendable {
                     plurals[key] = XLIFFPluralUnits(key: key)
                     items.append(.plural(key))
                 }
-                plurals[key]!.units.append((unit, part))
+                plurals[key]!.units.append((file.units[index], part))
             }
             for (base, templates) in deviceTemplates {
                 for template in templates { plurals[template.id]!.units += shared[base] ?? [] }
