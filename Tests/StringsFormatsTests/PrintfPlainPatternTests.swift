@@ -90,6 +90,16 @@ import Testing
         ])
     }
 
+    /// By hand: argument 1 is written `%1$@` then `%1$lld` (the last decides: an integer), 2 is named by nothing (text),
+    /// 3 is `%.1f` in the second text (a number); a plural numbered 0 names no argument, one numbered 4 adds it.
+    @Test("an inferred legend takes each number's last specifier, across texts, and its plurals' numbers")
+    func inferredTypes() {
+        let legend = StringCatalogDocument.inferredLegend(texts: ["%1$@ und %1$lld", "%3$.1f"], plurals: [0: "none", 4: "n"])
+        #expect(legend.entries.map(\.name) == ["arg1", "arg2", "arg3", "n"])
+        #expect(legend.entries.map { "\($0.type ?? "-") \($0.style ?? "-")" } == ["number integer", "- -", "number -", "plural -"])
+        #expect(StringCatalogDocument.inferredLegend(texts: ["100 % sicher", "%%"]).entries.isEmpty)
+    }
+
     @Test("a plural, or a count outside one, is left to the ICU message path")
     func notPlain() throws {
         let legend = ArgumentLegend(entries: [.init(name: "arg1", type: "plural", style: nil)])

@@ -14,8 +14,9 @@ enum PrintfSpecifierScan {
         text.withUTF8 { bytes in
             var index = 0
             while index < bytes.count {
+                // The next `%` found by `memchr`, not a byte at a time (about five instructions a byte).
                 guard bytes[index] == UInt8(ascii: "%") else {
-                    index += 1
+                    index = UTF8Words.firstIndex(of: UInt8(ascii: "%"), in: bytes, from: index)
                     continue
                 }
                 index += 1
