@@ -264,6 +264,21 @@ void he_prepared_head_copy(const he_prepared *prepared, size_t offset, size_t le
 
 size_t he_prepared_part_count(const he_prepared *prepared) { return prepared->part_count; }
 
+/// Asks the CPU to start loading `length` bytes at `at`, a cache line at a time, without waiting for them.
+static void prefetch_bytes(const unsigned char *at, size_t length) {
+    for (size_t offset = 0; offset < length; offset += 64) __builtin_prefetch(at + offset);
+    if (length) __builtin_prefetch(at + length - 1);
+}
+
+void he_prepared_prefetch(const he_prepared *prepared) {
+    prefetch_bytes((const unsigned char *)prepared, prepared->size);
+    if (prepared->prefix) prefetch_bytes(block_bytes(prepared->prefix), prepared->prefix->head_len);
+    for (size_t i = 0; i < prepared->part_count; i++) {
+        const prepared_part *part = &prepared->parts[i];
+        if (part->length & IN_SHARED) prefetch_bytes(owned_bytes(prepared->shared) + part->offset, part->length & MAX_RUN);
+    }
+}
+
 const unsigned char *he_prepared_part(he_prepared *prepared, size_t index, size_t *length, he_prepared **owner) {
     const prepared_part *part = &prepared->parts[index];
     *length = part->length & MAX_RUN;
