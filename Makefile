@@ -16,9 +16,10 @@ build: deps
 
 # Builds in release mode and runs lookd's main job: the daemon on $(HOST):$(PORT) with its data in $(DATA).
 # Admin routes (publish, history, rollback) need a token: ADMIN_TOKEN_FILE=path, or LOOKD_ADMIN_TOKEN in the environment.
+# GLIBC_TUNABLES puts glibc's heap on transparent huge pages (docs/deployment.md, "Memory").
 ADMIN_TOKEN_FILE ?=
 run: build
-	$(RELEASE_BIN) serve --listen $(HOST):$(PORT) --data $(DATA) $(if $(ADMIN_TOKEN_FILE),--admin-token-file $(ADMIN_TOKEN_FILE),)
+	GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864 $(RELEASE_BIN) serve --listen $(HOST):$(PORT) --data $(DATA) $(if $(ADMIN_TOKEN_FILE),--admin-token-file $(ADMIN_TOKEN_FILE),)
 
 # The whole test suite: Swift Testing (unit, integration against a real daemon on loopback, properties), then
 # the preview in a real headless Chromium (installs chromium, chromium-driver and a pytest/selenium venv if missing).

@@ -30,6 +30,10 @@ enum HTTPBench {
     /// `HTTP_BENCH_PREFILL=off`: lookd runs with `--no-prefill`, so the spread's cold first pass fills each app version
     /// itself on its first fetch, as a restarted daemon's first pass does; unset, a publish prefills (the default).
     static let prefill = ProcessInfo.processInfo.environment["HTTP_BENCH_PREFILL"] != "off"
+    /// lookd runs as docs/deployment.md ("Memory") advises for a large response cache: glibc's heap on transparent huge
+    /// pages (`GLIBC_TUNABLES`, set for the daemon only). `HTTP_BENCH_HUGE_PAGES=off`: glibc's default heap.
+    static let hugePages = ProcessInfo.processInfo.environment["HTTP_BENCH_HUGE_PAGES"] != "off"
+    static let hugePageTunables = "glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864"
     static let token = "bench-admin-token-5d1c0e9a77"
     static let languages = ["ar", "bn", "bg", "ca", "zh-Hans", "zh-Hant", "zh-HK", "hr", "cs", "da", "nl", "en", "fi", "fr", "fr-CA", "de",
                             "el", "gu", "he", "hi", "hu", "id", "it", "ja", "kn", "ko", "ms", "ml", "mr", "nb", "or", "fa", "pl", "pt-BR",
@@ -56,6 +60,11 @@ enum HTTPBench {
         _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
         daemon.standardError = FileHandle(forWritingAtPath: errorLog)
         daemon.standardOutput = FileHandle.nullDevice
+        if hugePages {
+            var environment = ProcessInfo.processInfo.environment
+            environment["GLIBC_TUNABLES"] = hugePageTunables
+            daemon.environment = environment
+        }
         try daemon.run()
         defer { if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() } }
         let port = try waitForPort(errorLog, daemon)
@@ -122,7 +131,7 @@ enum HTTPBench {
         let nginxURL = "http://127.0.0.1:\(nginxPort)/look.json"
 
         print("body: \(sample.body.count) bytes, nginx serves the same bytes with 200; wrk -t2 -c\(connections) -d\(wrkSeconds)s --latency, \(rounds) interleaved rounds, medians")
-        print("servers: lookd --threads 2 (2 loops + workers); nginx worker_processes 2, reuseport, deferred accept, sendfile, tcp_nodelay, open_file_cache; access logs off")
+        print("servers: lookd --threads 2 (2 loops + workers)" + (hugePages ? ", GLIBC_TUNABLES=\(hugePageTunables)" : "") + "; nginx worker_processes 2, reuseport, deferred accept, sendfile, tcp_nodelay, open_file_cache; access logs off")
         var scenarios: [(name: String, lookd: [String], nginx: [String])] = [
             ("keep-alive", [], []),
             // The same bytes through the routes (Swift: the look cache's prepared response), not the engine's response
