@@ -560,6 +560,7 @@ he_prepared *he_response_cache_answer(he_response_cache *cache, const he_request
     size_t target_len = request->path_len + (request->query_len ? 1 + request->query_len : 0);
     shard *s = &cache->shards[shard_of(hash)];
     he_prepared *answer = NULL;
+    int answered_304 = 0;
     pthread_mutex_lock(&s->lock);
     for (cache_entry *entry = s->buckets[bucket_of(hash)]; entry; entry = entry->next) {
         if (entry->hash != hash || entry->target_len != target_len) continue;
@@ -600,17 +601,19 @@ he_prepared *he_response_cache_answer(he_response_cache *cache, const he_request
             *fields_offset = chosen->nm_offset;
             *fields_len = chosen->nm_len;
         }
-        // Among many entries (the 3,000-app spread's 150,000) the answer's bytes are rarely in the CPU's caches: asked
-        // for now, they load side by side while the loop writes the head, not line by line in the kernel's copy. What
-        // a spread answer costs beyond a pinned one, in lookd's CPU time a request: 2.2 → 1.4 µs (of ~11 µs; six
-        // pairs each, heap on huge pages, docs/benchmarks.md, run Z).
-        if (!not_modified) he_prepared_prefetch(answer);
         he_prepared_retain(answer);
         *label = entry->label;
         *status = not_modified ? 1 : 0;
+        answered_304 = not_modified;
         break;
     }
     pthread_mutex_unlock(&s->lock);
+    // Among many entries (the 3,000-app spread's 150,000) the answer's bytes are rarely in the CPU's caches: asked for
+    // now, they load side by side while the loop writes the head, not line by line in the kernel's copy. What a spread
+    // answer costs beyond a pinned one, in lookd's CPU time a request: 2.2 → 1.4 µs (of ~11 µs; six pairs each, heap on
+    // huge pages, docs/benchmarks.md, run Z). After the shard's lock: reading the prefix's and shared runs' places
+    // waits for memory, and the answer is retained.
+    if (answer && !answered_304) he_prepared_prefetch(answer);
     return answer;
 }
 
