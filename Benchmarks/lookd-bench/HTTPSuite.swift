@@ -14,8 +14,9 @@ import Glibc
 /// own ETag); the same three with `Accept-Encoding: br` and with `gzip` (nginx serving `.br` and `.gz` files made by
 /// `brotli -q 11` and `gzip -9` through brotli_static and gzip_static, both checked to answer 200 with the same
 /// Content-Encoding and bytes that decode to the identity body), with each side's bytes on the wire for one response,
-/// and lookd's own histogram p99 beside wrk's; then 1,000 connections; then the spread: a wrk Lua script choosing among 3,000 apps × 50 languages —
-/// a cold first pass, then two more — against the same script pinned to one app and language, interleaved.
+/// and lookd's own histogram p99 beside wrk's; then 1,000 connections; then the spread: a wrk Lua script sending every
+/// pair of 3,000 apps × 50 languages, in an order shuffled for each thread — a cold first pass, then two more — against
+/// the same script pinned to one app and language, interleaved.
 /// Needs `wrk` and `nginx` (`make bench` installs them) and the release `lookd` next to this binary.
 let httpSuite = BenchmarkSuite(name: "http", onError: "stopped") { try HTTPBench.run() }
 
@@ -184,20 +185,23 @@ enum HTTPBench {
         }
         guard only?.contains("spread") ?? true else { return }
 
-        // The spread: 3,000 apps × 50 languages at random (the default cache holds all 150,000 responses, about 100 MB;
-        // each publish prefilled its version's, unless HTTP_BENCH_PREFILL=off, when each app's first fetch fills them),
-        // against the same script pinned to one app and language.
+        // The spread: 3,000 apps × 50 languages, each pair once in a shuffled order and again (the default cache holds all
+        // 150,000 responses, about 100 MB; each publish prefilled its version's, unless HTTP_BENCH_PREFILL=off, when each
+        // app's first fetch fills them), against the same script sending one app and language as often.
         try keys.joined(separator: "\n").write(toFile: work + "/keys.txt", atomically: true, encoding: .utf8)
         try keys[0].write(toFile: work + "/key.txt", atomically: true, encoding: .utf8)
         try languages.joined(separator: "\n").write(toFile: work + "/langs.txt", atomically: true, encoding: .utf8)
         try "de".write(toFile: work + "/lang.txt", atomically: true, encoding: .utf8)
-        try luaScript(keys: work + "/keys.txt", languages: work + "/langs.txt").write(toFile: work + "/spread.lua", atomically: true, encoding: .utf8)
-        try luaScript(keys: work + "/key.txt", languages: work + "/lang.txt").write(toFile: work + "/pinned.lua", atomically: true, encoding: .utf8)
-        // The first pass is cold: most of the 150,000 (app, language) pairs are requested for the first time since the
-        // daemon started, so (with --no-prefill, or after a restart) each first request builds its language on the Swift
-        // path; with prefill, each publish has put them. The next passes find them in
-        // the response cache (every language of an app sharing its version's bytes). Pinned runs interleave with both.
-        // With prefill (the default) every publish put its version's languages there already; with --no-prefill none.
+        let pairs = keys.count * languages.count
+        try luaScript(keys: work + "/keys.txt", languages: work + "/langs.txt", count: pairs, marker: work + "/spread.started")
+            .write(toFile: work + "/spread.lua", atomically: true, encoding: .utf8)
+        try luaScript(keys: work + "/key.txt", languages: work + "/lang.txt", count: pairs, marker: work + "/pinned.started")
+            .write(toFile: work + "/pinned.lua", atomically: true, encoding: .utf8)
+        // The first pass is cold: every one of the 150,000 (app, language) pairs is requested for the first time since the
+        // daemon started (each thread sends them all before sending one again), so with --no-prefill, as after a restart,
+        // each first request builds its language on the Swift path; with prefill (the default) each publish put its
+        // version's languages in the response cache, unread since. The next passes find them there (every language of an
+        // app sharing its version's bytes). Pinned runs interleave with both.
         let heldBefore = responseCacheHeld(port: port)
         let cold = try runWrk(wrk, "http://127.0.0.1:\(port)/", ["-s", work + "/spread.lua"])
         var spread: [WrkResult] = [], pinned: [WrkResult] = []
@@ -207,7 +211,7 @@ enum HTTPBench {
             pinned.append(try runWrk(wrk, "http://127.0.0.1:\(port)/", ["-s", work + "/pinned.lua"]))
         }
         let spreadRate = median(spread.map(\.rate)), pinnedRate = median(pinned.map(\.rate))
-        print("spread: \(apps) apps × \(languages.count) languages at random; pinned: the same script on one app and language")
+        print("spread: \(apps) apps × \(languages.count) languages, each pair once a pass, shuffled for each thread; pinned: the same script on one app and language")
         print("  pinned to one                  \(formatRate(pinnedRate)) p99 \(pinned.map(\.p99).joined(separator: "/"))")
         print("  spread, first pass (cold)      \(formatRate(cold.rate)) p99 \(cold.p99)   "
               + String(format: "ratio %.2f× of pinned (target ≥ 0.9×; ", cold.rate / pinnedRate)
@@ -325,15 +329,60 @@ enum HTTPBench {
         return nginxPort
     }
 
-    /// A wrk script fetching a random key × language from two files of lines.
-    static func luaScript(keys: String, languages: String) -> String {
+    /// A wrk script (for `wrk -t2`) sending `count` requests for the keys × languages of two files of lines (each pair
+    /// once when `count` is their product; one pair `count` times when the files hold one line each), in an order
+    /// shuffled for each thread (its own seed), again from the start when the thread has sent them all. `marker`: a path
+    /// the script uses to start both threads together.
+    ///
+    /// Every request is written in `init`, before the thread's first request, so that sending one costs wrk the same
+    /// table read whatever the pair. Written in `request` instead (a new path and request text each time), wrk's CPU a
+    /// request was 0.4–3.0 µs higher spread than pinned (median 1.2, six pairs: LuaJIT interns every string, so a pinned
+    /// request's text is found in its string table and a spread one is hashed, allocated and collected), and wrk runs on
+    /// the same two cores as lookd, so the spread's ratio counted wrk's strings against lookd (docs/benchmarks.md, run
+    /// AA). One concatenation a request around `wrk.format`'s text, not `wrk.format` itself: a thread's 150,000 in
+    /// 0.24–0.43 s instead of 0.63–1.05 s.
+    ///
+    /// wrk counts each thread's responses from the thread's start but its time from the last thread's creation, after
+    /// every thread's `init`; the spread's `init` takes 0.2–0.4 s longer than the pinned one's, so the first thread's
+    /// requests in that time raised the spread's rate alone. The first thread therefore sends nothing until the second
+    /// has written its requests and made `marker` (its first `request` call, which wrk makes to check the request
+    /// before creating the threads, returns at once). Seeded alike (`os.time()` alone), the two threads sent the same
+    /// pairs in the same order, the second finding in the CPU's caches what the first had just read.
+    static func luaScript(keys: String, languages: String, count: Int, marker: String) -> String {
         """
-        local keys, languages = {}, {}
-        for line in io.lines("\(keys)") do keys[#keys + 1] = line end
-        for line in io.lines("\(languages)") do languages[#languages + 1] = line end
-        math.randomseed(os.time())
+        local requests, sent, checked, started = {}, 0, false, false
+        local threads = 0
+        function setup(thread)
+          threads = threads + 1
+          thread:set("index", threads)
+        end
+        function init(args)
+          if index == 1 then os.remove("\(marker)") end
+          local keys, languages, order = {}, {}, {}
+          for line in io.lines("\(keys)") do keys[#keys + 1] = line end
+          for line in io.lines("\(languages)") do languages[#languages + 1] = line end
+          for i = 0, \(count) - 1 do order[i + 1] = i % (#keys * #languages) end
+          math.randomseed(os.time() + 7919 * index)
+          for i = #order, 2, -1 do local j = math.random(i); order[i], order[j] = order[j], order[i] end
+          local text = wrk.format("GET", "/")
+          local before, after = text:sub(1, 4), text:sub(6)
+          for i = 1, #order do
+            local key, language = keys[math.floor(order[i] / #languages) + 1], languages[order[i] % #languages + 1]
+            requests[i] = before .. "/v1/apps/" .. key .. "/look?lang=" .. language .. after
+          end
+          if index == 2 then io.open("\(marker)", "w"):close() end
+        end
         request = function()
-          return wrk.format("GET", "/v1/apps/" .. keys[math.random(#keys)] .. "/look?lang=" .. languages[math.random(#languages)])
+          if not checked then
+            checked = true
+          elseif not started then
+            local deadline, file = os.time() + 30, io.open("\(marker)")
+            while not file and os.time() < deadline do os.execute("sleep 0.01"); file = io.open("\(marker)") end
+            if file then file:close() end
+            started = true
+          end
+          sent = sent % #requests + 1
+          return requests[sent]
         end
         """
     }
