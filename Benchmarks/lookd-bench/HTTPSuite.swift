@@ -29,7 +29,7 @@ enum HTTPBench {
     /// 1,000-connection and spread runs only when named too (`keep-alive, 1,000 connections`, `spread`); unset, everything.
     static let only: Set<String>? = ProcessInfo.processInfo.environment["HTTP_BENCH_SCENARIOS"].map { Set($0.split(separator: ";").map(String.init)) }
     /// `HTTP_BENCH_PREFILL=off`: lookd runs with `--no-prefill`, so the spread's cold first pass fills each app version
-    /// itself on its first fetch, as a restarted daemon's first pass does; unset, a publish prefills (the default).
+    /// itself on its first fetch (as a daemon restarted with `--no-prefill` would); unset, a publish prefills (the default).
     static let prefill = ProcessInfo.processInfo.environment["HTTP_BENCH_PREFILL"] != "off"
     /// lookd runs as docs/deployment.md ("Memory") advises for a large response cache: glibc's heap on transparent huge
     /// pages (`GLIBC_TUNABLES`, set for the daemon only). `HTTP_BENCH_HUGE_PAGES=off`: glibc's default heap.
@@ -198,7 +198,7 @@ enum HTTPBench {
         try luaScript(keys: work + "/key.txt", languages: work + "/lang.txt", count: pairs, marker: work + "/pinned.started")
             .write(toFile: work + "/pinned.lua", atomically: true, encoding: .utf8)
         // The first pass is cold: every one of the 150,000 (app, language) pairs is requested for the first time since the
-        // daemon started (each thread sends them all before sending one again), so with --no-prefill, as after a restart,
+        // daemon started (each thread sends them all before sending one again), so with --no-prefill
         // each first request builds its language on the Swift path; with prefill (the default) each publish put its
         // version's languages in the response cache, unread since. The next passes find them there (every language of an
         // app sharing its version's bytes). Pinned runs interleave with both.
@@ -261,7 +261,7 @@ enum HTTPBench {
         let publishSeconds = seconds(clock.now - start)
         guard failures.value == 0 else { throw BenchError("\(failures.value) publishes failed") }
         print("published \(apps) apps in \(String(format: "%.1f", publishSeconds)) s (\(Int(Double(apps) / publishSeconds))/s, each fsynced before its 201; "
-              + (prefill ? "each version's languages prefilled after its answer)" : "--no-prefill: nothing prefilled, as after a restart)"))
+              + (prefill ? "each version's languages prefilled after its answer)" : "--no-prefill: nothing prefilled)"))
         return keys
     }
 

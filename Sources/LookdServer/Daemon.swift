@@ -44,7 +44,9 @@ public struct DaemonConfiguration: Sendable {
     public var purgeKeys = true
     /// Prefill the engine's response cache on a publish here: after its answer, the new version's every language is
     /// built and put on the publish's worker, so that its first fetches are the engine's (default); `--no-prefill` sets
-    /// it false and each version's first fetch fills them instead (as after a restart).
+    /// it false and each version's first fetch fills them instead. At start, likewise, every published app's current
+    /// version is prefilled on a background thread while the cache has room (`StartupPrefill`), so that a restart's
+    /// first fetches are the engine's too; `--no-prefill` turns that off as well.
     public var prefill = true
 
     public init() {}
@@ -56,6 +58,8 @@ public final class Daemon: Sendable {
     private let services: AppServices
     private let server: Server
     private let configuration: DaemonConfiguration
+    /// nil with `--no-prefill`.
+    private let startupPrefill: StartupPrefill?
 
     /// Opens the store and builds the services. Throws `ConfigurationError` when a setting cannot be used
     /// (the store's location or database, the token file, the access log); its message never shows a password.
@@ -78,8 +82,10 @@ public final class Daemon: Sendable {
         let responseCache = LookResponseCache(engine: engineCache, localizer: localizer)
         services = AppServices(store: store, metrics: metrics, limits: configuration.limits, auth: auth, localizer: localizer,
                                derived: responseCache, feed: feed, webhooks: webhooks)
+        let fetchOptions = LookResponse.Options(purgeKeys: configuration.purgeKeys)
         server = Server(router: Routes.router(services, responseCache: responseCache, prefill: configuration.prefill), limits: configuration.limits, metrics: metrics,
-                        accessLog: accessLog, responseCache: engineCache, fetchOptions: LookResponse.Options(purgeKeys: configuration.purgeKeys))
+                        accessLog: accessLog, responseCache: engineCache, fetchOptions: fetchOptions)
+        startupPrefill = configuration.prefill ? StartupPrefill(cache: responseCache, services: services, options: fetchOptions) : nil
         self.configuration = configuration
     }
 
@@ -89,15 +95,18 @@ public final class Daemon: Sendable {
     /// Whether admin routes are served (a token is configured); without one they answer 403.
     public var adminEnabled: Bool { services.auth.isConfigured }
 
-    /// Starts listening and returns the bound port. Throws `ConfigurationError` when the address is not numeric
-    /// or cannot be bound.
+    /// Starts listening and returns the bound port; then, unless `--no-prefill`, starts prefilling the response cache
+    /// with every published app in the background (`StartupPrefill`; it logs a line when done). Throws
+    /// `ConfigurationError` when the address is not numeric or cannot be bound.
     public func start() throws -> UInt16 {
         do {
             try services.startBackground()
         } catch let error as StoreUnavailableError {
             throw ConfigurationError("cannot register the webhook receivers in the store: \(error.cause)")
         }
-        return try server.start(host: configuration.host, port: configuration.port)
+        let port = try server.start(host: configuration.host, port: configuration.port)
+        startupPrefill?.start()
+        return port
     }
 
     /// Whether the change feed is served (a feed token is configured); without one it answers 403.
@@ -109,6 +118,7 @@ public final class Daemon: Sendable {
     public func stop(grace: Double) -> Int {
         // Waiting long-polls are answered first: a parked request must be answered before the engine stops.
         services.stopBackground()
+        startupPrefill?.stop()
         let unfinished = server.stop(grace: grace)
         services.closeStore()
         return unfinished

@@ -395,6 +395,77 @@ struct ResponseCacheTests {
         #expect(answer.status == 200 && answer.json["version"] as? Int == 1)
     }
 
+    // MARK: Prefill at start
+
+    @Test func aStartPrefillPutsEveryAppsCurrentVersionPageByPageAndItsFetchesAreTheEnginesWithTheRoutesBytes() throws {
+        let app = try Fixture()   // publishes do not prefill here: the cache is empty, as after a restart
+        let keys = (0..<3).map { _ in newKey() }
+        for key in keys {
+            #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["corners": "square"])).status == 201)
+        }
+        #expect(try app.send("PUT", "/v1/apps/\(keys[2])/look", [("If-Match", "\"v1\"")], body: json(["corners": "round"])).status == 200)
+        #expect(app.table.usage.entries == 0)
+        // One key a page: the store is listed three times, then once more to find nothing after the last key.
+        let prefill = StartupPrefill(cache: app.responseCache, services: app.services, options: LookResponse.Options(), pageSize: 1)
+        prefill.start()
+        #expect(prefill.wait(timeout: 60) && prefill.appsPrefilled == 3)
+        let languages = app.responseCache.languages.count
+        #expect(app.table.usage.entries == 3 * languages)
+        #expect(app.responseCache.heldVersions()?[keys[0]] == 1 && app.responseCache.heldVersions()?[keys[2]] == 2)
+        for (key, version, corners) in [(keys[0], 1, "square"), (keys[2], 2, "round")] {
+            for lang in ["de", "ar", "zh-Hant"] {
+                let before = app.answered[0]
+                let engine = try app.send("GET", "/v1/apps/\(key)/look?lang=\(lang)")
+                #expect(app.answered[0] == before + 1, "\(lang) of v\(version) answered by the engine, the route never ran")
+                #expect(engine.json["version"] as? Int == version && engine.json["locale"] as? String == lang)
+                #expect((engine.json["dashboard"] as? [String: Any])?["corners"] as? String == corners)
+                // The route's answer for the same language (Accept-Language: never the engine's): the same bytes and tag.
+                let route = try app.send("GET", "/v1/apps/\(key)/look", [("Accept-Language", lang)])
+                #expect(engine.body == route.body && engine.header("ETag") == route.header("ETag"), "\(lang)")
+            }
+        }
+    }
+
+    @Test func aStartPrefillEndsWhenTheCacheHasNoRoomForAnotherApp() throws {
+        // Room for one app's every language (50 estimated at 1 KiB each: 51,200 bytes of 57,344), not for a second.
+        let app = try Fixture(capacityBytes: 56 << 10)
+        let keys = (0..<3).map { _ in newKey() }.sorted()
+        for key in keys {
+            #expect(try app.send("PUT", "/v1/apps/\(key)/look", [("If-None-Match", "*")], body: json(["corners": "square"])).status == 201)
+        }
+        let prefill = StartupPrefill(cache: app.responseCache, services: app.services, options: LookResponse.Options(), pageSize: 2)
+        prefill.start()
+        #expect(prefill.wait(timeout: 60) && prefill.appsPrefilled == 1)
+        // The first key in order is the one put; the others' fetches answer from the route.
+        #expect(app.responseCache.heldVersions()?[keys[0]] == 1 && app.responseCache.heldVersions()?[keys[1]] == nil)
+        let answer = try app.send("GET", "/v1/apps/\(keys[2])/look?lang=ja")
+        #expect(answer.status == 200 && answer.json["version"] as? Int == 1 && answer.json["locale"] as? String == "ja")
+    }
+
+    @Test func aRestartedDaemonPrefillsEveryPublishedAppUnlessToldNotTo() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.path + "/data"
+        let key = newKey()
+        let first = try Daemon(data: data)
+        #expect(try first.request("PUT", "/v1/apps/\(key)/look", headers: [("If-None-Match", "*")], body: json(["corners": "soft"]), admin: true).status == 201)
+        #expect(first.stop() == 0)
+
+        let restarted = try Daemon(data: data)
+        #expect(eventually(within: 60) { restarted.log.contains("lookd: prefilled 1 app(s) at start") }, "\(restarted.log)")
+        let warm = try restarted.get("/v1/apps/\(key)/look?lang=ja")
+        #expect(warm.status == 200 && warm.json["version"] as? Int == 1 && warm.json["locale"] as? String == "ja")
+        // The engine answered: the route's look cache was never asked.
+        #expect(try restarted.get("/metrics").text.contains("\nlookd_look_cache_misses_total 0\n"))
+        #expect(restarted.stop() == 0)
+
+        let cold = try Daemon(data: data, arguments: ["--no-prefill"])
+        let fetched = try cold.get("/v1/apps/\(key)/look?lang=ja")
+        #expect(fetched.body == warm.body)
+        #expect(try cold.get("/metrics").text.contains("\nlookd_look_cache_misses_total 1\n"), "the route built it")
+        #expect(cold.stop() == 0)
+        #expect(!cold.log.contains("prefilled"))
+    }
+
     @Test func aPublishOfAnAppWithoutEntriesWalksNoneYetRefusesItsFillInFlight() throws {
         let app = try Fixture()
         let (other, key) = (newKey(), newKey())

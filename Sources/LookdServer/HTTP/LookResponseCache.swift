@@ -93,8 +93,8 @@ final class LookResponseCache: DerivedLookCache {
     }
 
     /// Whether the cache has room for one more app's every language, each estimated at the entries' mean (at least
-    /// 1 KiB).
-    private var hasRoomForAnApp: Bool {
+    /// 1 KiB). Thread-safe.
+    var hasRoomForAnApp: Bool {
         let usage = engine.usage
         let each = usage.bytes / max(1, usage.entries)
         return usage.bytes + languages.count * max(each, 1_024) <= engine.capacityBytes

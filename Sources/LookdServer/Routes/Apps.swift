@@ -125,12 +125,17 @@ enum AppRoutes {
     static func prefill(_ cache: LookResponseCache?, app: AppServices, key: String, version: Int,
                         options: LookResponse.Options) -> (@Sendable () -> Void)? {
         guard let cache else { return nil }
-        return {
-            let prefix = "/v1/apps/\(key)/look?lang="
-            cache.prefill(appKey: key, version: version, label: 0, options: options, targetOf: { prefix + $0.identifier },
-                          looks: { (try? app.looks.prepare(appKey: key, version: version, $0)) ?? [] },
-                          isCurrent: { app.looks.holds(appKey: key, version: version) })
-        }
+        return { prefillNow(cache, app: app, key: key, version: version, options: options) }
+    }
+
+    /// That prefill, on the caller's thread (the publish's worker, or `StartupPrefill`'s). Returns how many languages
+    /// were put (0: none, for any of the reasons `LookResponseCache.prefill` gives).
+    @discardableResult
+    static func prefillNow(_ cache: LookResponseCache, app: AppServices, key: String, version: Int, options: LookResponse.Options) -> Int {
+        let prefix = "/v1/apps/\(key)/look?lang="
+        return cache.prefill(appKey: key, version: version, label: 0, options: options, targetOf: { prefix + $0.identifier },
+                             looks: { (try? app.looks.prepare(appKey: key, version: version, $0)) ?? [] },
+                             isCurrent: { app.looks.holds(appKey: key, version: version) })
     }
 
     /// The validated `{appKey}` path parameter. Throws 400 `key_invalid` with the reason.

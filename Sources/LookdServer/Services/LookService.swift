@@ -126,6 +126,16 @@ final class LookService: Sendable {
         return languages(appKey: appKey, version: version, locales)
     }
 
+    /// The current version of each published app whose key sorts after `after` (nil: from the first), in key order,
+    /// among the next `limit` (≥ 1) keys the store lists, and the last key listed, where the next page starts (nil: no
+    /// more). Reads the store (two queries). Throws `StoreUnavailableError`. Thread-safe.
+    func currentVersions(after: String?, limit: Int) throws -> (versions: [(appKey: String, version: Int)], next: String?) {
+        let keys = try store.call { try $0.appKeys(after: after, limit: max(1, limit)) }
+        guard !keys.isEmpty else { return ([], nil) }
+        let versions = try store.call { try $0.currentVersions(appKeys: keys) }
+        return (keys.compactMap { key in versions[key].map { (key, $0) } }, keys.count < max(1, limit) ? nil : keys.last)
+    }
+
     /// Whether the look cache still holds the shared part of `version` of `appKey` (not marked read): every
     /// invalidation of the app drops it before its derived cache is dropped, so a caller that read its own cache's purge
     /// count first and then finds it here may put what it built from it under that count. Thread-safe.

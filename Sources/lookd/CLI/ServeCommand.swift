@@ -34,7 +34,8 @@ enum ServeCommand: Command {
           --no-purge-keys             do not send Surrogate-Key and Cache-Tag (the app key) on the SDK fetch's answers
                                       (default: sent, for a CDN in front that purges by key)
           --no-prefill                do not build a published version's every language into the response cache after
-                                      a publish here (default: built, so its first fetches are the cache's)
+                                      a publish here, nor every app's at start (default: built, so its first fetches
+                                      are the cache's)
           --store-busy-timeout MS     SQLite: how long a write waits for a lock; PostgreSQL: each statement's timeout (default 5000)
           --store-connections N       PostgreSQL: most pooled connections, beside the listener's own (default 8)
           --shutdown-grace SECONDS    how long in-flight requests may take after SIGTERM (default 5)
