@@ -130,10 +130,11 @@ final class LookService: Sendable {
     /// among the next `limit` (≥ 1) keys the store lists, and the last key listed, where the next page starts (nil: no
     /// more). Reads the store (two queries). Throws `StoreUnavailableError`. Thread-safe.
     func currentVersions(after: String?, limit: Int) throws -> (versions: [(appKey: String, version: Int)], next: String?) {
-        let keys = try store.call { try $0.appKeys(after: after, limit: max(1, limit)) }
+        let limit = max(1, limit)
+        let keys = try store.call { try $0.appKeys(after: after, limit: limit) }
         guard !keys.isEmpty else { return ([], nil) }
         let versions = try store.call { try $0.currentVersions(appKeys: keys) }
-        return (keys.compactMap { key in versions[key].map { (key, $0) } }, keys.count < max(1, limit) ? nil : keys.last)
+        return (keys.compactMap { key in versions[key].map { (key, $0) } }, keys.count < limit ? nil : keys.last)
     }
 
     /// Whether the look cache still holds the shared part of `version` of `appKey` (not marked read): every

@@ -247,7 +247,7 @@ public struct StringCatalogDocument: Sendable {
         let count = max(entries.count, plurals.keys.max() ?? 0)
         while entries.count < count { entries.append(inferredEntry(number: entries.count + 1, category: nil)) }
         for (number, name) in plurals where number >= 1 {
-            entries[number - 1] = ArgumentLegend.Entry(name: name == "arg1" ? "arg1" : name, type: "plural", style: nil)
+            entries[number - 1] = ArgumentLegend.Entry(name: name, type: "plural", style: nil)
         }
         return ArgumentLegend(entries: entries)
     }
